@@ -1,0 +1,72 @@
+"""What every platform module provides.
+
+A platform lives in one place: ``roceconf/platforms/<name>.py`` (parser,
+capabilities, driver names), ``templates/<name>/`` (its Jinja2 templates) and
+``tests/fixtures/<name>/`` (recorded configs with expected states). Adding a
+vendor touches nothing else: the registry discovers the module by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from roceconf.state import DeviceState
+
+Kind = Literal["switch", "nic"]
+
+#: Interface fields a platform may set differently per port.
+ALL_PORT_FIELDS = frozenset({"mtu", "trust", "pfc", "pfc_watchdog", "link_pause", "ecn", "scheduling"})
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A number with the source it comes from (shown by validation and docs)."""
+
+    value: int
+    source: str
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    min_mtu: Fact
+    max_mtu: Fact
+    max_lossless_priorities: Fact
+    #: Interface fields that may differ from port to port on this platform.
+    per_port: frozenset[str] = ALL_PORT_FIELDS
+    #: Canonical hash fields the platform can express (see roceconf.state.HASH_FIELDS).
+    hash_fields: tuple[str, ...] = ()
+    hash_seed: bool = False
+    hash_symmetric: bool = False
+    #: PFC watchdog fields the config can state.
+    watchdog_fields: frozenset[str] = frozenset()
+    watchdog_actions: tuple[str, ...] = ()
+    #: ECN thresholds are stored in multiples of this many bytes by the config syntax.
+    ecn_quantum_bytes: int = 1
+    #: Does the platform's config express ECN / scheduling at all?
+    ecn: bool = True
+    scheduling: bool = True
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str
+    kind: Kind
+    title: str
+    #: Extension of the rendered / backed-up config file: DIR/<device>.<extension>
+    extension: str
+    capabilities: Capabilities
+    #: parse(text) -> DeviceState. Must never raise; problems become state.warnings.
+    parse: Callable[[str], DeviceState]
+    #: Extra Jinja2 filters for this platform's templates (conversions live in Python).
+    filters: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    #: napalm driver name, or None where napalm has no driver.
+    napalm_driver: str | None = None
+    #: netmiko device_type used when napalm has no driver (or for CLI read-back).
+    netmiko_device_type: str | None = None
+    #: Commands whose output, concatenated, is what ``parse`` reads (live collection).
+    collect_commands: tuple[str, ...] = ()
+    #: Main template, relative to templates/<name>/.
+    template: str = "device.j2"

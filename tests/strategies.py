@@ -1,0 +1,96 @@
+"""Hypothesis strategies for DeviceState, constrained by a platform's capabilities.
+
+Every platform's round-trip test draws states here, so parse(render(state)) == state
+is checked over states the platform can actually express.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from roceconf.platforms import Platform
+from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
+
+PRIO = st.integers(min_value=0, max_value=7)
+
+
+def ecn(quantum: int) -> st.SearchStrategy[Ecn]:
+    @st.composite
+    def _ecn(draw):
+        lo = draw(st.integers(min_value=1, max_value=2000)) * quantum
+        hi = lo + draw(st.integers(min_value=1, max_value=4000)) * quantum
+        return Ecn(min_bytes=lo, max_bytes=hi, probability=draw(st.integers(min_value=1, max_value=100)))
+
+    return _ecn()
+
+
+@st.composite
+def scheduling(draw, tcs: list[int]) -> dict[str, Sched]:
+    out: dict[str, Sched] = {}
+    for tc in tcs:
+        if draw(st.booleans()):
+            out[str(tc)] = Sched(mode="strict")
+        else:
+            out[str(tc)] = Sched(mode="dwrr", bandwidth_percent=draw(st.integers(min_value=1, max_value=100)))
+    return out
+
+
+@st.composite
+def interface(draw, plat: Platform, tcs: list[int], lossless: list[int]) -> Interface:
+    cap = plat.capabilities
+    return Interface(
+        mtu=draw(st.integers(min_value=cap.min_mtu.value, max_value=cap.max_mtu.value)),
+        trust=draw(st.sampled_from(["dscp", "pcp"])) if "trust" in cap.per_port else "dscp",
+        pfc=Pfc(enabled=True, no_drop=lossless),
+        pfc_watchdog=True,
+        link_pause=None,
+        ecn={str(tc): draw(ecn(cap.ecn_quantum_bytes)) for tc in lossless[:1]} if cap.ecn else {},
+        scheduling=draw(scheduling(tcs)) if cap.scheduling else {},
+    )
+
+
+@st.composite
+def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[str]]) -> DeviceState:
+    """A state the platform can express. Platform tests may post-process it (e.g. unify per-port fields)."""
+    cap = plat.capabilities
+    n_lossless = draw(st.integers(min_value=1, max_value=max(1, min(2, cap.max_lossless_priorities.value))))
+    lossless = sorted(draw(st.lists(PRIO, min_size=n_lossless, max_size=n_lossless, unique=True)))
+    cnp = draw(PRIO.filter(lambda p: p not in lossless))
+    tcs = sorted({0, cnp, *lossless})
+    dscps = draw(st.lists(st.integers(min_value=0, max_value=63), min_size=2, max_size=6, unique=True))
+    dscp_to_tc = {str(d): draw(st.sampled_from(tcs)) for d in dscps}
+    names = draw(interface_names)
+    base = draw(interface(plat, tcs, lossless))
+    itfs: dict[str, Interface] = {}
+    for name in names:
+        if cap.per_port >= {"mtu", "pfc", "ecn", "scheduling"} and draw(st.booleans()):
+            itfs[name] = draw(interface(plat, tcs, lossless))
+        else:
+            itfs[name] = base.model_copy(deep=True)
+        for f in ("mtu", "trust", "pfc", "ecn", "scheduling", "pfc_watchdog", "link_pause"):
+            if f not in cap.per_port:
+                setattr(itfs[name], f, getattr(base, f).model_copy(deep=True) if hasattr(getattr(base, f), "model_copy") else getattr(base, f))
+    wd_fields = cap.watchdog_fields
+    wd = PfcWatchdog(
+        enabled=True if "enabled" in wd_fields else None,
+        detection_ms=draw(st.integers(min_value=100, max_value=5000)) if "detection_ms" in wd_fields else None,
+        restoration_ms=draw(st.integers(min_value=100, max_value=60000)) if "restoration_ms" in wd_fields else None,
+        polling_ms=draw(st.integers(min_value=10, max_value=99)) if "polling_ms" in wd_fields else None,
+        action=draw(st.sampled_from(cap.watchdog_actions)) if cap.watchdog_actions else None,
+    )
+    fields = None
+    if cap.hash_fields:
+        fields = sorted(draw(st.lists(st.sampled_from(cap.hash_fields), min_size=1, unique=True)))
+    ecmp = Ecmp(
+        fields=fields,
+        seed=draw(st.integers(min_value=0, max_value=65535)) if cap.hash_seed else None,
+        symmetric=draw(st.booleans()) if cap.hash_symmetric else None,
+    )
+    return DeviceState(
+        platform=plat.name,
+        hostname=draw(st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)),
+        dscp_to_tc=dscp_to_tc,
+        interfaces=itfs,
+        pfc_watchdog=wd,
+        ecmp=ecmp,
+    )
