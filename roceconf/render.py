@@ -13,10 +13,14 @@ from roceconf.names import compress_interfaces, natural_key
 from roceconf.state import DeviceState, Interface
 from roceconf.units import compress_ints
 
-TEMPLATE_ROOT = Path(os.environ.get("ROCECONF_TEMPLATES", Path(__file__).resolve().parent.parent / "templates"))
+TEMPLATE_ROOT = Path(
+    os.environ.get("ROCECONF_TEMPLATES", Path(__file__).resolve().parent.parent / "templates")
+)
 
 
-def group_interfaces(state: DeviceState, fields: tuple[str, ...] | None = None) -> list[tuple[list[str], Interface]]:
+def group_interfaces(
+    state: DeviceState, fields: tuple[str, ...] | None = None
+) -> list[tuple[list[str], Interface]]:
     """Group ports with identical settings (optionally only the given fields), in natural order.
 
     Templates use it to emit one range command instead of one per port.

@@ -54,6 +54,21 @@ class Sched(_Model):
     bandwidth_percent: int | None = Field(None, description="Weighted share for dwrr, percent")
 
 
+class NicRdma(_Model):
+    """Host NIC RoCE/DCQCN settings of one NIC port (host platforms only)."""
+
+    device: str | None = Field(None, description="RDMA device name, e.g. mlx5_0 or bnxt_re0")
+    roce_tos: int | None = Field(None, description="RDMA-CM default TOS byte (DSCP << 2)")
+    cnp_dscp: int | None = None
+    cnp_priority: int | None = None
+    dcqcn_rp: list[int] | None = Field(
+        None, description="Priorities with DCQCN reaction point enabled, sorted"
+    )
+    dcqcn_np: list[int] | None = Field(
+        None, description="Priorities with DCQCN notification point enabled, sorted"
+    )
+
+
 class Interface(_Model):
     """Effective RoCE-relevant settings of one port (global settings already applied)."""
 
@@ -64,6 +79,10 @@ class Interface(_Model):
     link_pause: bool | None = Field(None, description="802.3x link-level pause (must be off with PFC)")
     ecn: dict[str, Ecn] = Field(default_factory=dict, description="ECN per traffic class (key: TC as string)")
     scheduling: dict[str, Sched] = Field(default_factory=dict, description="Scheduler per traffic class")
+    dscp_to_tc: dict[str, int] | None = Field(
+        None, description="Port-specific DSCP map, only where it differs from the device map (NICs)"
+    )
+    rdma: NicRdma | None = Field(None, description="RDMA/DCQCN settings of a host NIC port")
 
 
 class PfcWatchdog(_Model):
@@ -78,17 +97,6 @@ class Ecmp(_Model):
     fields: list[HashField] | None = Field(None, description="Hash fields, canonical names, sorted")
     seed: int | None = None
     symmetric: bool | None = None
-
-
-class NicRoce(_Model):
-    """Host NIC RoCE/DCQCN settings (host platforms only)."""
-
-    device: str | None = Field(None, description="RDMA device name, e.g. mlx5_0 or bnxt_re0")
-    roce_tos: int | None = Field(None, description="RDMA-CM default TOS byte (DSCP << 2)")
-    cnp_dscp: int | None = None
-    cnp_priority: int | None = None
-    dcqcn_rp: list[int] | None = Field(None, description="Priorities with DCQCN reaction point enabled")
-    dcqcn_np: list[int] | None = Field(None, description="Priorities with DCQCN notification point enabled")
 
 
 class Warning_(_Model):
@@ -113,13 +121,13 @@ class DeviceState(_Model):
     interfaces: dict[str, Interface] = Field(default_factory=dict)
     pfc_watchdog: PfcWatchdog = Field(default_factory=PfcWatchdog)
     ecmp: Ecmp = Field(default_factory=Ecmp)
-    nic: NicRoce | None = None
     warnings: list[Warning_] = Field(default_factory=list)
     sources: dict[str, Source] = Field(
         default_factory=dict, description="Dotted field path -> source lines and original text"
     )
     defaults: list[str] = Field(
-        default_factory=list, description="Dotted field paths whose value is the platform's documented default"
+        default_factory=list,
+        description="Dotted field paths whose value is the platform's documented default",
     )
 
     # ----------------------------------------------------------------- helpers

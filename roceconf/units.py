@@ -5,10 +5,19 @@ from __future__ import annotations
 import re
 
 _SIZE_UNITS = {
-    "": 1, "b": 1, "byte": 1, "bytes": 1,
-    "kb": 1000, "kbyte": 1000, "kbytes": 1000, "k": 1000,
+    "": 1,
+    "b": 1,
+    "byte": 1,
+    "bytes": 1,
+    "kb": 1000,
+    "kbyte": 1000,
+    "kbytes": 1000,
+    "k": 1000,
     "kib": 1024,
-    "mb": 1000**2, "mbyte": 1000**2, "mbytes": 1000**2, "m": 1000**2,
+    "mb": 1000**2,
+    "mbyte": 1000**2,
+    "mbytes": 1000**2,
+    "m": 1000**2,
     "mib": 1024**2,
 }
 _TIME_UNITS = {"ms": 1.0, "msec": 1.0, "s": 1000.0, "sec": 1000.0, "us": 0.001, "µs": 0.001, "usec": 0.001}

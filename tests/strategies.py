@@ -69,12 +69,22 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
             itfs[name] = base.model_copy(deep=True)
         for f in ("mtu", "trust", "pfc", "ecn", "scheduling", "pfc_watchdog", "link_pause"):
             if f not in cap.per_port:
-                setattr(itfs[name], f, getattr(base, f).model_copy(deep=True) if hasattr(getattr(base, f), "model_copy") else getattr(base, f))
+                setattr(
+                    itfs[name],
+                    f,
+                    getattr(base, f).model_copy(deep=True)
+                    if hasattr(getattr(base, f), "model_copy")
+                    else getattr(base, f),
+                )
     wd_fields = cap.watchdog_fields
     wd = PfcWatchdog(
         enabled=True if "enabled" in wd_fields else None,
-        detection_ms=draw(st.integers(min_value=100, max_value=5000)) if "detection_ms" in wd_fields else None,
-        restoration_ms=draw(st.integers(min_value=100, max_value=60000)) if "restoration_ms" in wd_fields else None,
+        detection_ms=draw(st.integers(min_value=100, max_value=5000))
+        if "detection_ms" in wd_fields
+        else None,
+        restoration_ms=draw(st.integers(min_value=100, max_value=60000))
+        if "restoration_ms" in wd_fields
+        else None,
         polling_ms=draw(st.integers(min_value=10, max_value=99)) if "polling_ms" in wd_fields else None,
         action=draw(st.sampled_from(cap.watchdog_actions)) if cap.watchdog_actions else None,
     )

@@ -70,3 +70,44 @@ class Platform:
     collect_commands: tuple[str, ...] = ()
     #: Main template, relative to templates/<name>/.
     template: str = "device.j2"
+    #: For hosts: commands to read back a device, given its desired state (interface names).
+    #: Default: ``collect_commands``.
+    readback_commands: Callable[[DeviceState], list[str]] | None = None
+    #: For hosts: answer one read-back command from a state, formatted like the real tool
+    #: (used by the loopback lab's Linux host). None where the platform is a switch.
+    simulate: Callable[[DeviceState, str], str | None] | None = None
+
+    def commands_for(self, desired: DeviceState) -> list[str]:
+        if self.readback_commands is not None:
+            return self.readback_commands(desired)
+        return list(self.collect_commands)
+
+
+#: Marker line that starts one command's output in a read-back bundle (hosts).
+BUNDLE_MARK = "#>>> "
+
+
+def join_outputs(outputs: dict[str, str]) -> str:
+    """Several command outputs as one text file (what a NIC backup or live read-back looks like)."""
+    parts = []
+    for cmd, out in outputs.items():
+        parts.append(f"{BUNDLE_MARK}{cmd}\n{out.rstrip(chr(10))}\n")
+    return "".join(parts)
+
+
+def split_outputs(text: str) -> list[tuple[str, int, str]]:
+    """Inverse of join_outputs: [(command, first line number of its output, output)]."""
+    out: list[tuple[str, int, str]] = []
+    cmd: str | None = None
+    start = 0
+    buf: list[str] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(BUNDLE_MARK):
+            if cmd is not None:
+                out.append((cmd, start, "\n".join(buf)))
+            cmd, start, buf = line[len(BUNDLE_MARK) :].strip(), n + 1, []
+        elif cmd is not None:
+            buf.append(line)
+    if cmd is not None:
+        out.append((cmd, start, "\n".join(buf)))
+    return out
