@@ -1,0 +1,42 @@
+"""Intent loading and validation: ``load(path)`` gives a Fabric with every diagnostic attached."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from roceconf.diagnostics import Diagnostic, DiagnosticError
+from roceconf.intent.fabric import DeviceSpec, Fabric, load_fabric, load_fabric_text
+from roceconf.intent.rules import run_rules
+
+__all__ = ["DeviceSpec", "Diagnostic", "DiagnosticError", "Fabric", "load", "load_text", "validate"]
+
+
+def _finish(fab: Fabric) -> Fabric:
+    run_rules(fab)
+    seen: set[tuple] = set()
+    unique = []
+    for d in sorted(fab.diagnostics):
+        k = (d.file, d.line, d.col, d.code)
+        if k not in seen:
+            seen.add(k)
+            unique.append(d)
+    fab.diagnostics = unique
+    return fab
+
+
+def load(path: str | Path) -> Fabric:
+    """Load, expand and check an intent. Raises DiagnosticError when the file cannot be read or fails the schema;
+    semantic findings are in ``fabric.diagnostics``."""
+    return _finish(load_fabric(path))
+
+
+def load_text(text: str, file: str = "<intent>") -> Fabric:
+    return _finish(load_fabric_text(text, file))
+
+
+def validate(path: str | Path) -> tuple[Fabric | None, list[Diagnostic]]:
+    try:
+        fab = load(path)
+    except DiagnosticError as e:
+        return None, e.diagnostics
+    return fab, fab.diagnostics

@@ -1,0 +1,739 @@
+"""Semantic rules: what a schema cannot see but what breaks RDMA.
+
+Each rule has a stable ID, a severity, a title and a hint. ``docs/rules.md`` is generated from ``RULES``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ruamel.yaml import YAML
+
+from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.yamlsrc import Path_
+
+#: Ethernet header 14 + 802.1Q tag 4 + FCS 4 (nic-rules-headroom.md, Part 2 rule 5)
+L2_OVERHEAD = 22
+#: RoCEv2 headers the NIC subtracts from the netdev MTU: GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4
+#: (Linux include/rdma/ib_addr.h iboe_get_mtu())
+ROCE_OVERHEAD = 96
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: str
+    title: str
+    hint: str
+    why: str
+
+
+RULES: dict[str, Rule] = {}
+CHECKS: list[Callable[[Fabric], None]] = []
+
+
+def rule(id: str, severity: str, title: str, hint: str, why: str) -> Rule:
+    r = Rule(id, severity, title, hint, why)
+    RULES[id] = r
+    return r
+
+
+def check(fn: Callable[[Fabric], None]) -> Callable[[Fabric], None]:
+    CHECKS.append(fn)
+    return fn
+
+
+# Structural diagnostics raised while loading (documented here too so docs/rules.md lists every ID)
+for _id, _sev, _t, _h, _w in [
+    ("RC000", "error", "File cannot be read", "check the path and permissions", "nothing can be checked"),
+    (
+        "RC001",
+        "error",
+        "YAML syntax error or YAML tag",
+        "fix the YAML at the position shown",
+        "the file cannot be read safely",
+    ),
+    (
+        "RC002",
+        "error",
+        "Duplicate key",
+        "merge the two entries",
+        "the second value would silently replace the first",
+    ),
+    (
+        "RC003",
+        "error",
+        "Unknown key",
+        "use one of the allowed keys (a 'did you mean' hint is given)",
+        "a misspelt knob would be ignored",
+    ),
+    ("RC004", "error", "Wrong type or value", "see docs/intent.md for the field", "the value cannot be used"),
+    ("RC005", "error", "Missing required field", "add the field", "the intent is incomplete"),
+    (
+        "RC006",
+        "error",
+        "Bad name or interface range",
+        "ranges look like gpu[0001-0256], Ethernet1/1-32",
+        "devices cannot be expanded",
+    ),
+    (
+        "RC007",
+        "error",
+        "Unknown profile",
+        "define it under profiles:",
+        "the device would silently miss settings",
+    ),
+    (
+        "RC008",
+        "error",
+        "RDMA devices do not pair with interfaces",
+        "one RDMA device per interface",
+        "NIC settings would land on the wrong port",
+    ),
+    (
+        "RC009",
+        "error",
+        "Interface listed twice on a device",
+        "list each interface once",
+        "conflicting settings",
+    ),
+    ("RC010", "error", "Device defined twice", "rename or remove one", "conflicting settings"),
+    ("RC011", "error", "Malformed link entry", "use a+b, rail, mesh or csv", "the topology cannot be built"),
+    (
+        "RC012",
+        "error",
+        "Cabling table cannot be read",
+        "check the CSV path and columns",
+        "the topology cannot be built",
+    ),
+]:
+    rule(_id, _sev, _t, _h, _w)
+
+R_ROCE_MISSING = rule(
+    "RC100",
+    "error",
+    "No RoCE class (or more than one)",
+    "mark exactly one class `role: roce`",
+    "roceconf cannot tell which traffic must be lossless",
+)
+R_ROCE_LOSSY = rule(
+    "RC101",
+    "error",
+    "RoCE class is not lossless",
+    "set `lossless: true` on the roce class",
+    "RoCE drops trigger go-back-N retransmissions and collapse throughput",
+)
+R_CNP_LOSSLESS = rule(
+    "RC102",
+    "error",
+    "CNP class is lossless",
+    "set `lossless: false` on the cnp class",
+    "pausing CNPs delays congestion feedback; CNPs need priority, not PFC",
+)
+R_CNP_ON_ROCE = rule(
+    "RC103",
+    "error",
+    "CNP shares the RoCE priority",
+    "give the cnp class its own priority (e.g. 6)",
+    "CNPs queue behind the congested RoCE traffic they are meant to relieve",
+)
+R_CNP_NOT_STRICT = rule(
+    "RC104",
+    "error",
+    "CNP queue is not strict priority",
+    "set `scheduling: {mode: strict}` on the cnp class",
+    "delayed CNPs let queues grow to XOFF and PFC storms follow",
+)
+R_DSCP_TWICE = rule(
+    "RC105",
+    "error",
+    "DSCP value in two classes",
+    "remove the DSCP from one class",
+    "the device keeps only one mapping; traffic lands in an unintended queue",
+)
+R_PRIO_DISAGREE = rule(
+    "RC106",
+    "error",
+    "Classes on one priority disagree on lossless",
+    "make them agree or use different priorities",
+    "PFC is per priority: one class cannot be lossless while the other is lossy",
+)
+R_ECN_ORDER = rule(
+    "RC107",
+    "error",
+    "ECN min >= max",
+    "make min smaller than max",
+    "marking would jump from 0 to full probability, or never start",
+)
+R_ECN_PROB = rule(
+    "RC108",
+    "error",
+    "ECN probability outside 1-100",
+    "use a percentage from 1 to 100",
+    "not a valid probability",
+)
+R_ECN_XOFF = rule(
+    "RC109",
+    "warning",
+    "ECN max above the estimated PFC XOFF point",
+    "lower ecn.max below the per-port share of the switch buffer",
+    "if PFC pauses before ECN marks, congestion spreads by pauses (head-of-line blocking, victim flows). "
+    "Estimate: switch buffer / (QoS ports x lossless priorities) from roceconf/data/asics.yaml; a heuristic",
+)
+R_NIC_MTU = rule(
+    "RC110",
+    "error",
+    "NIC MTU below RoCE path MTU + 96",
+    "raise mtu.host_nic (RoCE 4096 needs 4192)",
+    "the NIC negotiates a smaller RoCE MTU (iboe_get_mtu subtracts 96 B of RoCE headers)",
+)
+R_SWITCH_MTU = rule(
+    "RC111",
+    "error",
+    "Switch MTU below NIC MTU + L2 overhead",
+    "raise mtu.switch_port to NIC MTU + 22",
+    "full-size RoCE frames are dropped silently by the switch; QPs hit retry-exceeded",
+)
+R_PLATFORM_MTU = rule(
+    "RC112",
+    "error",
+    "MTU outside what the platform supports",
+    "use an MTU within the platform's range",
+    "the device rejects the config or clamps the MTU",
+)
+R_LOSSLESS_MAX = rule(
+    "RC113",
+    "error",
+    "More lossless priorities than the platform supports",
+    "reduce the lossless classes",
+    "each lossless priority reserves per-port headroom; the platform cannot carve more",
+)
+R_WD_OFF = rule(
+    "RC114",
+    "warning",
+    "PFC watchdog off while a lossless class exists",
+    "set qos.pfc_watchdog.enabled: true",
+    "a stuck receiver can pause the fabric forever (PFC storm / deadlock)",
+)
+R_WD_POLL = rule(
+    "RC115",
+    "error",
+    "Watchdog polling >= detection",
+    "make polling shorter than detection",
+    "the watchdog cannot detect a storm within the detection time",
+)
+R_ECMP_SPORT = rule(
+    "RC116",
+    "error",
+    "ECMP hash without the UDP source port",
+    "add src_port to ecmp.fields",
+    "RoCEv2 uses destination port 4791 for every flow; entropy is only in the UDP source port",
+)
+R_SEED_TIERS = rule(
+    "RC117",
+    "warning",
+    "Same hash seed on two tiers",
+    "give each tier its own ecmp.seed (roles: ...)",
+    "identical hashing at leaf and spine sends correlated flows down the same links (polarization)",
+)
+R_LINK_LOSSLESS = rule(
+    "RC118",
+    "error",
+    "Link ends disagree on lossless priorities or MTU",
+    "make both ends' policy agree",
+    "one-sided PFC is no flow control at all; an MTU mismatch drops full-size frames",
+)
+R_LINK_UNDEF = rule(
+    "RC119",
+    "error",
+    "Link to an undefined device or interface",
+    "fix the name or define the interface",
+    "the path cannot be checked and the port is not configured",
+)
+R_LINK_TWICE = rule(
+    "RC120", "error", "Interface in two links", "each interface is cabled once", "a cabling table error"
+)
+R_INJECT = rule(
+    "RC121",
+    "error",
+    "Unsafe characters in a value that lands in device config",
+    "use letters, digits and . _ : / - only",
+    "newlines or control characters could inject commands",
+)
+R_LINK_PAUSE = rule(
+    "RC122",
+    "error",
+    "Link-level pause enabled with PFC",
+    "set qos.link_pause: false",
+    "802.3x pause and PFC are mutually exclusive; 802.3x pauses all traffic on the link",
+)
+R_WD_RESTORE = rule(
+    "RC123",
+    "warning",
+    "Watchdog restoration shorter than detection",
+    "make restoration >= detection",
+    "queues flap between stormed and restored",
+)
+R_PRIO_QOS_PORT = rule(
+    "RC124",
+    "error",
+    "A link joins a lossless port to a port without the RoCE policy",
+    "set qos: true on both ends or on neither",
+    "RoCE crosses a hop that drops under congestion",
+)
+R_BNXT_DSCP = rule(
+    "RC125",
+    "error",
+    "Broadcom NICs accept one RoCE DSCP",
+    "give the roce class a single DSCP",
+    "bnxt_re supports exactly one RoCE DSCP (one APP TLV)",
+)
+R_HASH_FIELD = rule(
+    "RC126",
+    "warning",
+    "Hash field not expressible on the platform",
+    "check the platform's capabilities",
+    "the device hashes differently from the intent",
+)
+R_LOSSY_ECN = rule(
+    "RC127", "info", "ECN on a lossy class", "fine for TCP-like traffic; intended?", "informational"
+)
+R_ASIC_UNKNOWN = rule(
+    "RC128",
+    "warning",
+    "Unknown ASIC",
+    "use a name from roceconf/data/asics.yaml",
+    "buffer and headroom checks cannot run for this switch",
+)
+R_CLASS_NAME = rule(
+    "RC129",
+    "error",
+    "Two classes share a name",
+    "class names must be unique",
+    "overrides address classes by name",
+)
+
+_SAFE = re.compile(r"^[A-Za-z0-9._:/\-\[\], ]*$")
+
+
+@cache
+def asic_table() -> dict:
+    text = resources.files("roceconf").joinpath("data/asics.yaml").read_text(encoding="utf-8")
+    return YAML(typ="safe").load(text) or {}
+
+
+def _platform(name: str):
+    from roceconf import platforms
+
+    try:
+        return platforms.get(name)
+    except (ImportError, AttributeError, KeyError):
+        return None
+
+
+def _emit(fab: Fabric, r: Rule, path: Path_, message: str, key: bool = False) -> None:
+    fab.diag(path, r.severity, r.id, message, r.hint, key=key)
+
+
+def _class_path(fab: Fabric, dev: DeviceSpec | None, name: str, field: str) -> Path_:
+    if dev is not None:
+        o = dev.settings.origin.get(f"classes.{name}.{field}")
+        if o:
+            return o
+    for i, c in enumerate(fab.intent.qos.classes):
+        if c.name == name:
+            return ("qos", "classes", i, field)
+    return ("qos", "classes")
+
+
+def _distinct_settings(fab: Fabric) -> Iterable[tuple[DeviceSpec, object]]:
+    """One representative device per distinct Settings object (checks run once per policy, not per device)."""
+    seen: set[int] = set()
+    for dev in fab.devices.values():
+        if id(dev.settings) not in seen:
+            seen.add(id(dev.settings))
+            yield dev, dev.settings
+
+
+# ------------------------------------------------------------------ class rules (per effective policy)
+@check
+def _classes(fab: Fabric) -> None:
+    names: dict[str, int] = {}
+    for i, c in enumerate(fab.intent.qos.classes):
+        if c.name in names:
+            _emit(fab, R_CLASS_NAME, ("qos", "classes", i, "name"), f"class name '{c.name}' is used twice")
+        names[c.name] = i
+    roles = [c for c in fab.intent.qos.classes if c.role == "roce"]
+    if len(roles) != 1:
+        _emit(
+            fab,
+            R_ROCE_MISSING,
+            ("qos", "classes"),
+            f"{len(roles)} classes have role roce; exactly one is needed",
+        )
+    dscp_seen: dict[int, str] = {}
+    for i, c in enumerate(fab.intent.qos.classes):
+        for j, d in enumerate(c.dscp):
+            if d in dscp_seen and dscp_seen[d] != c.name:
+                _emit(
+                    fab,
+                    R_DSCP_TWICE,
+                    ("qos", "classes", i, "dscp", j),
+                    f"DSCP {d} is in class '{dscp_seen[d]}' and '{c.name}'",
+                )
+            dscp_seen.setdefault(d, c.name)
+    if fab.intent.qos.link_pause:
+        _emit(fab, R_LINK_PAUSE, ("qos", "link_pause"), "qos.link_pause is true while PFC is in use")
+    has_bnxt = any(d.platform == "bnxt" for d in fab.devices.values())
+    for dev, s in _distinct_settings(fab):
+        where = (
+            ""
+            if dev.settings is fab.devices[next(iter(fab.devices))].settings
+            else f" (policy of {dev.name})"
+        )
+        roce, cnp = s.roce, s.cnp
+        if roce is not None and not roce.lossless:
+            _emit(
+                fab,
+                R_ROCE_LOSSY,
+                _class_path(fab, dev, roce.name, "lossless"),
+                f"RoCE class '{roce.name}' (priority {roce.priority}) is lossy{where}",
+            )
+        if roce is not None and has_bnxt and len(roce.dscp) > 1 and dev.platform == "bnxt":
+            _emit(
+                fab,
+                R_BNXT_DSCP,
+                _class_path(fab, dev, roce.name, "dscp"),
+                f"RoCE class '{roce.name}' has {len(roce.dscp)} DSCP values; {dev.name} is a Broadcom NIC",
+            )
+        if cnp is not None:
+            if cnp.lossless:
+                _emit(
+                    fab,
+                    R_CNP_LOSSLESS,
+                    _class_path(fab, dev, cnp.name, "lossless"),
+                    f"CNP class '{cnp.name}' is lossless{where}",
+                )
+            if roce is not None and cnp.priority == roce.priority:
+                _emit(
+                    fab,
+                    R_CNP_ON_ROCE,
+                    _class_path(fab, dev, cnp.name, "priority"),
+                    f"CNP class '{cnp.name}' uses the RoCE priority {roce.priority}",
+                )
+            if cnp.scheduling is None or cnp.scheduling.mode != "strict":
+                _emit(
+                    fab,
+                    R_CNP_NOT_STRICT,
+                    _class_path(fab, dev, cnp.name, "scheduling"),
+                    f"CNP class '{cnp.name}' is not scheduled strict priority{where}",
+                )
+        by_prio: dict[int, list] = defaultdict(list)
+        for c in s.classes:
+            by_prio[c.priority].append(c)
+        for prio, cs in by_prio.items():
+            if len({c.lossless for c in cs}) > 1:
+                _emit(
+                    fab,
+                    R_PRIO_DISAGREE,
+                    _class_path(fab, dev, cs[-1].name, "lossless"),
+                    f"priority {prio}: classes {', '.join(c.name for c in cs)} disagree on lossless",
+                )
+        for c in s.classes:
+            if c.ecn is None:
+                continue
+            if c.ecn.min >= c.ecn.max:
+                _emit(
+                    fab,
+                    R_ECN_ORDER,
+                    _class_path(fab, dev, c.name, "ecn") + ("min",),
+                    f"class '{c.name}': ECN min {c.ecn.min} B >= max {c.ecn.max} B{where}",
+                )
+            if not 1 <= c.ecn.probability <= 100:
+                _emit(
+                    fab,
+                    R_ECN_PROB,
+                    _class_path(fab, dev, c.name, "ecn") + ("probability",),
+                    f"class '{c.name}': ECN probability {c.ecn.probability} is outside 1-100",
+                )
+            if not c.lossless and c.role == "other":
+                _emit(
+                    fab,
+                    R_LOSSY_ECN,
+                    _class_path(fab, dev, c.name, "ecn"),
+                    f"class '{c.name}' is lossy and has ECN",
+                )
+
+
+# ------------------------------------------------------------------ MTU, watchdog, hashing (per policy)
+@check
+def _policy(fab: Fabric) -> None:
+    for dev, s in _distinct_settings(fab):
+        o = s.origin
+        if s.mtu.host_nic < s.mtu.roce_path + ROCE_OVERHEAD:
+            _emit(
+                fab,
+                R_NIC_MTU,
+                o.get("mtu.host_nic", ("mtu",)),
+                f"host NIC MTU {s.mtu.host_nic} < RoCE path MTU {s.mtu.roce_path} + {ROCE_OVERHEAD} = {s.mtu.roce_path + ROCE_OVERHEAD}",
+            )
+        if s.mtu.switch_port < s.mtu.host_nic + L2_OVERHEAD:
+            _emit(
+                fab,
+                R_SWITCH_MTU,
+                o.get("mtu.switch_port", ("mtu",)),
+                f"switch MTU {s.mtu.switch_port} < NIC MTU {s.mtu.host_nic} + {L2_OVERHEAD}",
+            )
+        wd = s.pfc_watchdog
+        if s.lossless_priorities and not wd.enabled:
+            _emit(
+                fab,
+                R_WD_OFF,
+                o.get("pfc_watchdog.enabled", ("qos", "pfc_watchdog")),
+                "PFC watchdog is disabled",
+            )
+        if wd.enabled and wd.polling >= wd.detection:
+            _emit(
+                fab,
+                R_WD_POLL,
+                o.get("pfc_watchdog.polling", ("qos", "pfc_watchdog")),
+                f"watchdog polling {wd.polling} ms >= detection {wd.detection} ms",
+            )
+        if wd.enabled and wd.restoration < wd.detection:
+            _emit(
+                fab,
+                R_WD_RESTORE,
+                o.get("pfc_watchdog.restoration", ("qos", "pfc_watchdog")),
+                f"watchdog restoration {wd.restoration} ms < detection {wd.detection} ms",
+            )
+        if "src_port" not in s.ecmp.fields:
+            _emit(
+                fab,
+                R_ECMP_SPORT,
+                o.get("ecmp.fields", ("ecmp",)),
+                f"ECMP hash fields {s.ecmp.fields} lack src_port",
+            )
+
+
+@check
+def _seeds(fab: Fabric) -> None:
+    by_seed: dict[tuple, dict[str, DeviceSpec]] = defaultdict(dict)
+    for dev in fab.devices.values():
+        if dev.is_host:
+            continue
+        e = dev.settings.ecmp
+        by_seed[(e.seed, tuple(sorted(e.fields)), e.symmetric)].setdefault(dev.role, dev)
+    for (seed, _f, _s), roles in by_seed.items():
+        if len(roles) > 1:
+            devs = list(roles.values())
+            _emit(
+                fab,
+                R_SEED_TIERS,
+                devs[-1].settings.origin.get("ecmp.seed", ("ecmp", "seed")),
+                f"tiers {', '.join(sorted(roles))} hash with the same fields and seed {seed}",
+            )
+
+
+# ------------------------------------------------------------------ platform capabilities (per device kind)
+@check
+def _capabilities(fab: Fabric) -> None:
+    done: set[tuple] = set()
+    table = asic_table()
+    for dev in fab.devices.values():
+        key = (
+            dev.platform,
+            id(dev.settings),
+            tuple(sorted({p.mtu for p in dev.ports.values() if p.mtu})),
+            dev.asic,
+        )
+        if key in done:
+            continue
+        done.add(key)
+        plat = _platform(dev.platform)
+        s = dev.settings
+        if dev.asic is not None and dev.asic not in table:
+            _emit(
+                fab,
+                R_ASIC_UNKNOWN,
+                dev.path + ("asic",),
+                f"{dev.name}: ASIC '{dev.asic}' is not in the buffer table",
+            )
+        if plat is None:
+            continue
+        cap = plat.capabilities
+        mtu_field = "mtu.host_nic" if dev.is_host else "mtu.switch_port"
+        mtus = {(s.mtu.host_nic if dev.is_host else s.mtu.switch_port): s.origin.get(mtu_field, ("mtu",))}
+        for p in dev.ports.values():
+            if p.mtu:
+                mtus[p.mtu] = p.path + ("mtu",)
+        for mtu, path in mtus.items():
+            if not cap.min_mtu.value <= mtu <= cap.max_mtu.value:
+                _emit(
+                    fab,
+                    R_PLATFORM_MTU,
+                    path,
+                    f"{dev.name} ({dev.platform}): MTU {mtu} outside {cap.min_mtu.value}-{cap.max_mtu.value} "
+                    f"(source: {cap.max_mtu.source})",
+                )
+        n = len(s.lossless_priorities)
+        if n > cap.max_lossless_priorities.value:
+            _emit(
+                fab,
+                R_LOSSLESS_MAX,
+                ("qos", "classes"),
+                f"{dev.name} ({dev.platform}): {n} lossless priorities, platform supports "
+                f"{cap.max_lossless_priorities.value} (source: {cap.max_lossless_priorities.source})",
+            )
+        if not dev.is_host and cap.hash_fields:
+            missing = [f for f in s.ecmp.fields if f not in cap.hash_fields]
+            if missing:
+                _emit(
+                    fab,
+                    R_HASH_FIELD,
+                    s.origin.get("ecmp.fields", ("ecmp",)),
+                    f"{dev.name} ({dev.platform}) cannot hash on {', '.join(missing)}",
+                )
+        if dev.asic in table and not dev.is_host:
+            buf = table[dev.asic].get("buffer_bytes")
+            qports = sum(1 for p in dev.ports.values() if p.qos)
+            if buf and qports and n:
+                share = buf // (qports * n)
+                for c in s.classes:
+                    if c.ecn is not None and c.lossless and c.ecn.max > share:
+                        _emit(
+                            fab,
+                            R_ECN_XOFF,
+                            _class_path(fab, dev, c.name, "ecn") + ("max",),
+                            f"{dev.name}: ECN max {c.ecn.max} B of class '{c.name}' exceeds the estimated XOFF point "
+                            f"{share} B ({dev.asic} buffer {buf} B / {qports} ports / {n} lossless priorities)",
+                        )
+
+
+# ------------------------------------------------------------------ links
+@check
+def _links(fab: Fabric) -> None:
+    used: dict[tuple[str, str], int] = {}
+    for idx, link in enumerate(fab.links):
+        ends = []
+        ok = True
+        for end in (link.a, link.b):
+            dev = fab.devices.get(end.device)
+            if dev is None:
+                fab.link_diag(
+                    link,
+                    R_LINK_UNDEF.severity,
+                    R_LINK_UNDEF.id,
+                    f"link to undefined device '{end.device}'",
+                    R_LINK_UNDEF.hint,
+                )
+                ok = False
+                continue
+            port = dev.ports.get(end.port)
+            if port is None:
+                fab.link_diag(
+                    link,
+                    R_LINK_UNDEF.severity,
+                    R_LINK_UNDEF.id,
+                    f"link to undefined interface '{end.device}:{end.port}'",
+                    R_LINK_UNDEF.hint,
+                )
+                ok = False
+                continue
+            k = (end.device, end.port)
+            if k in used:
+                fab.link_diag(
+                    link,
+                    R_LINK_TWICE.severity,
+                    R_LINK_TWICE.id,
+                    f"interface {end.device}:{end.port} is in two links",
+                    R_LINK_TWICE.hint,
+                )
+            used[k] = idx
+            ends.append((dev, port))
+        if not ok or len(ends) != 2:
+            continue
+        (da, pa), (db, pb) = ends
+        if pa.qos != pb.qos:
+            fab.link_diag(
+                link,
+                R_PRIO_QOS_PORT.severity,
+                R_PRIO_QOS_PORT.id,
+                f"{da.name}:{pa.name} qos={pa.qos} but {db.name}:{pb.name} qos={pb.qos}",
+                R_PRIO_QOS_PORT.hint,
+            )
+            continue
+        if not pa.qos:
+            continue
+        la, lb = da.settings.lossless_priorities, db.settings.lossless_priorities
+        if la != lb:
+            fab.link_diag(
+                link,
+                R_LINK_LOSSLESS.severity,
+                R_LINK_LOSSLESS.id,
+                f"lossless priorities differ: {da.name}:{pa.name} {la} vs {db.name}:{pb.name} {lb}",
+                R_LINK_LOSSLESS.hint,
+            )
+        ma, mb = port_mtu(da, pa), port_mtu(db, pb)
+        if da.is_host == db.is_host and ma != mb:
+            fab.link_diag(
+                link,
+                R_LINK_LOSSLESS.severity,
+                R_LINK_LOSSLESS.id,
+                f"MTU differs: {da.name}:{pa.name} {ma} vs {db.name}:{pb.name} {mb}",
+                R_LINK_LOSSLESS.hint,
+            )
+        elif da.is_host != db.is_host:
+            host, hp, sw, sp = (da, pa, db, pb) if da.is_host else (db, pb, da, pa)
+            if port_mtu(sw, sp) < port_mtu(host, hp) + L2_OVERHEAD:
+                fab.link_diag(
+                    link,
+                    R_SWITCH_MTU.severity,
+                    R_SWITCH_MTU.id,
+                    f"{sw.name}:{sp.name} MTU {port_mtu(sw, sp)} < {host.name}:{hp.name} MTU {port_mtu(host, hp)} + {L2_OVERHEAD}",
+                    R_SWITCH_MTU.hint,
+                )
+
+
+def port_mtu(dev: DeviceSpec, port) -> int:
+    if port.mtu:
+        return port.mtu
+    return dev.settings.mtu.host_nic if dev.is_host else dev.settings.mtu.switch_port
+
+
+# ------------------------------------------------------------------ injection
+@check
+def _injection(fab: Fabric) -> None:
+    i = fab.intent
+
+    def chk(path: Path_, value: str | None) -> None:
+        if value is not None and not _SAFE.match(value):
+            bad = next((c for c in value if not _SAFE.match(c)), "?")
+            _emit(
+                fab,
+                R_INJECT,
+                path,
+                f"{'.'.join(map(str, path))}: character {bad!r} is not allowed in {value!r}",
+            )
+
+    chk(("fabric",), i.fabric)
+    for ci, c in enumerate(i.qos.classes):
+        chk(("qos", "classes", ci, "name"), c.name)
+    for di, d in enumerate(i.devices):
+        for f in ("name", "role", "asic", "model"):
+            chk(("devices", di, f), getattr(d, f))
+        for ii, itf in enumerate(d.interfaces):
+            chk(("devices", di, "interfaces", ii, "name"), itf.name)
+            chk(("devices", di, "interfaces", ii, "rdma_device"), itf.rdma_device)
+    for li, link in enumerate(i.links):
+        chk(("links", li, "a"), link.a)
+        chk(("links", li, "b"), link.b)
+
+
+def run_rules(fab: Fabric) -> None:
+    for fn in CHECKS:
+        fn(fab)

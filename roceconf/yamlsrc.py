@@ -1,0 +1,144 @@
+"""YAML loading with source positions (ruamel.yaml round-trip loader: safe constructors only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import DuplicateKeyError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from roceconf.diagnostics import Diagnostic, DiagnosticError
+
+Path_ = tuple[str | int, ...]
+
+
+class Positions:
+    """Maps a data path (('devices', 0, 'name')) to the (line, col) of its value, 1-based."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.values: dict[Path_, tuple[int, int]] = {}
+        self.keys: dict[Path_, tuple[int, int]] = {}
+
+    def of(self, path: Path_, key: bool = False) -> tuple[int, int]:
+        """Position of the path, or of its nearest ancestor."""
+        table = self.keys if key else self.values
+        p = tuple(path)
+        while p:
+            if p in table:
+                return table[p]
+            if not key and p in self.keys:
+                return self.keys[p]
+            p = p[:-1]
+        return self.values.get((), (1, 1))
+
+
+def _walk(node: Any, path: Path_, pos: Positions) -> Any:
+    """Convert ruamel nodes to plain Python, recording positions."""
+    if isinstance(node, CommentedMap):
+        out: dict[Any, Any] = {}
+        for k in node:
+            try:
+                kl, kc, vl, vc = node.lc.data[k]
+                pos.keys[path + (k,)] = (kl + 1, kc + 1)
+                pos.values[path + (k,)] = (vl + 1, vc + 1)
+            except (KeyError, TypeError, IndexError):
+                pass
+            out[k] = _walk(node[k], path + (k,), pos)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for i, v in enumerate(node):
+            try:
+                ln, cn = node.lc.data[i]
+                pos.values[path + (i,)] = (ln + 1, cn + 1)
+            except (KeyError, TypeError, IndexError):
+                pass
+            items.append(_walk(v, path + (i,), pos))
+        return items
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, bool | int | float) or node is None:
+        return node if not isinstance(node, float) else float(node)
+    # dates, timestamps and other scalars: keep their text form
+    return str(node)
+
+
+def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
+    yaml = YAML(typ="rt", pure=True)
+    yaml.allow_duplicate_keys = False
+    pos = Positions(file)
+    try:
+        data = yaml.load(text)
+    except DuplicateKeyError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    "error",
+                    "RC002",
+                    f"duplicate key: {_one_line(e.problem)}",
+                    "each key may appear once in a mapping; merge the two entries",
+                )
+            ]
+        ) from None
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = _one_line(e.problem or e.context or "invalid YAML")
+        if "could not determine a constructor" in str(e) or "tag" in problem:
+            raise DiagnosticError(
+                [
+                    Diagnostic(
+                        file,
+                        line,
+                        col,
+                        "error",
+                        "RC001",
+                        f"YAML tags are not allowed: {problem}",
+                        "remove the !tag; intents are plain YAML (safe loading only)",
+                    )
+                ]
+            ) from None
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    "error",
+                    "RC001",
+                    f"YAML syntax error: {problem}",
+                    "check indentation, quotes and ':' around this position",
+                )
+            ]
+        ) from None
+    except YAMLError as e:
+        raise DiagnosticError(
+            [Diagnostic(file, 1, 1, "error", "RC001", f"YAML error: {_one_line(str(e))}", "")]
+        ) from None
+    return _walk(data, (), pos), pos
+
+
+def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DiagnosticError([Diagnostic(str(path), 1, 1, "error", "RC000", "file not found", "")]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise DiagnosticError(
+            [Diagnostic(str(path), 1, 1, "error", "RC000", f"cannot read file: {_one_line(str(e))}", "")]
+        ) from None
+    return load_yaml_text(text, str(path))
+
+
+def _one_line(s: object) -> str:
+    return " ".join(str(s).split())
