@@ -336,7 +336,10 @@ def _platform(name: str):
         return None
 
 
-def _emit(fab: Fabric, r: Rule, path: Path_, message: str, key: bool = False) -> None:
+def _emit(fab: Fabric, r: Rule, path: Path_, message: str, key: bool = False, dev: DeviceSpec | None = None) -> None:
+    """Report at `path`; if the intent does not spell that setting out (a default), report at the device entry."""
+    if dev is not None and path[:1] in (("mtu",), ("ecmp",), ("nic",)) and path not in fab.positions.values:
+        path = dev.path
     fab.diag(path, r.severity, r.id, message, r.hint, key=key)
 
 
@@ -473,7 +476,7 @@ def _classes(fab: Fabric) -> None:
 # ------------------------------------------------------------------ MTU, watchdog, hashing (per policy)
 @check
 def _policy(fab: Fabric) -> None:
-    for dev, s in _distinct_settings(fab):
+    for _dev, s in _distinct_settings(fab):
         o = s.origin
         if s.mtu.host_nic < s.mtu.roce_path + ROCE_OVERHEAD:
             _emit(
@@ -579,6 +582,7 @@ def _capabilities(fab: Fabric) -> None:
                     path,
                     f"{dev.name} ({dev.platform}): MTU {mtu} outside {cap.min_mtu.value}-{cap.max_mtu.value} "
                     f"(source: {cap.max_mtu.source})",
+                    dev=dev,
                 )
         n = len(s.lossless_priorities)
         if n > cap.max_lossless_priorities.value:

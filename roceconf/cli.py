@@ -1,0 +1,187 @@
+"""The `roceconf` command line: a thin shell over the library functions.
+
+Exit codes: 0 ok, 1 findings (drift, stale render, changes), 2 invalid input, 3 some device could not be audited.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from roceconf import __version__
+from roceconf.diagnostics import Diagnostic, DiagnosticError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
+    for d in diags:
+        click.echo(d.format(), err=err)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn DiagnosticError into compiler-style messages + exit 2; never show a traceback for bad input."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DiagnosticError as e:
+            _echo_diags(e.diagnostics)
+            n = sum(1 for d in e.diagnostics if d.severity == "error")
+            click.echo(f"{n} error(s)", err=True)
+            sys.exit(EXIT_INVALID)
+        except OSError as e:
+            click.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
+            sys.exit(EXIT_INVALID)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="roceconf")
+def main() -> None:
+    """roceconf: compile a lossless RoCEv2 intent into switch and NIC configs, and audit drift."""
+
+
+# ----------------------------------------------------------------------------------------- validate
+@main.command()
+@click.argument("intents", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def validate(intents: tuple[str, ...], strict: bool, fmt: str) -> None:
+    """Check intent files: schema and RDMA rules. Exit 0 valid, 2 invalid."""
+    from roceconf.intent import validate as do_validate
+
+    results = []
+    failed = False
+    for path in intents:
+        fab, diags = do_validate(path)
+        bad = [d for d in diags if d.severity == "error" or (strict and d.severity == "warning")]
+        failed = failed or bool(bad) or fab is None
+        results.append({"file": path, "valid": not bad and fab is not None,
+                        "devices": len(fab.devices) if fab else 0, "links": len(fab.links) if fab else 0,
+                        "diagnostics": [d.to_dict() for d in diags]})
+        if fmt == "text":
+            _echo_diags(diags, err=False)
+            ne = sum(1 for d in diags if d.severity == "error")
+            nw = sum(1 for d in diags if d.severity == "warning")
+            status = "invalid" if (bad or fab is None) else "valid"
+            extra = f", {len(fab.devices)} devices, {len(fab.links)} links" if fab else ""
+            click.echo(f"{path}: {status} ({ne} error(s), {nw} warning(s){extra})")
+    if fmt == "json":
+        click.echo(json.dumps({"valid": not failed, "files": results}, indent=2))
+    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+# ----------------------------------------------------------------------------------------- schema/docs
+@main.command()
+@click.option("-o", "--output", "out_dir", default="schemas", show_default=True, type=click.Path(file_okay=False))
+def schema(out_dir: str) -> None:
+    """Write the JSON Schemas (intent, device state, drift report, plan)."""
+    from roceconf.docgen import write_schemas
+
+    for p in write_schemas(out_dir):
+        click.echo(str(p))
+
+
+@main.command()
+@click.option("-o", "--output", "out_dir", default="docs", show_default=True, type=click.Path(file_okay=False))
+def docs(out_dir: str) -> None:
+    """Regenerate docs/intent.md and docs/rules.md from the code."""
+    from roceconf.docgen import write_docs
+
+    for p in write_docs(out_dir):
+        click.echo(str(p))
+
+
+# ----------------------------------------------------------------------------------------- expand
+@main.command()
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@guarded
+def expand(intent: str, fmt: str) -> None:
+    """Print the fully resolved intent: every default, every range and link expanded."""
+    from roceconf.compile import expanded, load_valid
+
+    data = expanded(load_valid(intent))
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        from ruamel.yaml import YAML
+
+        y = YAML(typ="safe", pure=True)
+        y.default_flow_style = False
+        y.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
+        y.dump(data, sys.stdout)
+
+
+# ----------------------------------------------------------------------------------------- render
+@main.command()
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--device", default=None, help="Render one device only.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if any file is missing, stale or unexpected.")
+@guarded
+def render(intent: str, out_dir: str, device: str | None, check: bool) -> None:
+    """Render one config file per device into DIR (DIR/<device>.<ext>), atomically and deterministically."""
+    from roceconf.compile import check_outputs, load_valid, render_fabric, write_outputs
+
+    fab = load_valid(intent)
+    files = render_fabric(fab, device)
+    if check:
+        res = check_outputs(files, out_dir, all_devices=device is None)
+        for kind in ("missing", "stale", "unexpected"):
+            for name in getattr(res, kind):
+                click.echo(f"{kind}: {Path(out_dir) / name}")
+        if res.ok:
+            click.echo(f"{len(res.current)} file(s) current")
+            sys.exit(EXIT_OK)
+        click.echo("rendered configs are out of date: run `roceconf render` and commit the result", err=True)
+        sys.exit(EXIT_FINDINGS)
+    changed = write_outputs(files, out_dir)
+    click.echo(f"rendered {len(files)} device(s) into {out_dir}: {len(changed)} changed")
+    for name in changed:
+        click.echo(f"  changed: {name}")
+
+
+# ----------------------------------------------------------------------------------------- parse
+@main.command()
+@click.option("--platform", "platform_name", required=True, help="Platform of the config.")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["json", "yaml"]), default="json", show_default=True)
+@guarded
+def parse(platform_name: str, file: str, fmt: str) -> None:
+    """Parse a running config (or NIC read-back) into the vendor-neutral device state."""
+    from roceconf import platforms
+
+    if platform_name not in platforms.NAMES:
+        click.echo(f"error: unknown platform '{platform_name}' (known: {', '.join(platforms.NAMES)})", err=True)
+        sys.exit(EXIT_INVALID)
+    try:
+        text = Path(file).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        click.echo(f"{file}:1:1: error[RC000]: cannot read file: {e.strerror}", err=True)
+        sys.exit(EXIT_INVALID)
+    state = platforms.get(platform_name).parse(text)
+    data = state.model_dump(mode="json")
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        from ruamel.yaml import YAML
+
+        y = YAML(typ="safe", pure=True)
+        y.default_flow_style = False
+        y.dump(data, sys.stdout)
+    for w in state.warnings:
+        click.echo(f"{file}:{w.line or 0}: warning[{w.code}]: {w.message}", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

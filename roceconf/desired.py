@@ -1,0 +1,88 @@
+"""Intent -> desired DeviceState per device (the only input of every template)."""
+
+from __future__ import annotations
+
+from roceconf import platforms
+from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.names import natural_key
+from roceconf.state import DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
+
+
+def _round(value: int, quantum: int) -> int:
+    return max(quantum, int(round(value / quantum)) * quantum) if quantum > 1 else value
+
+
+def desired_state(dev: DeviceSpec) -> DeviceState:
+    s = dev.settings
+    plat = platforms.get(dev.platform)
+    cap = plat.capabilities
+    lossless = s.lossless_priorities
+    dscp_to_tc = {str(d): c.priority for c in sorted(s.classes, key=lambda c: c.priority) for d in c.dscp}
+    ecn = {}
+    sched = {}
+    for c in s.classes:
+        if c.ecn is not None and not dev.is_host and cap.ecn:
+            q = cap.ecn_quantum_bytes
+            ecn[str(c.priority)] = Ecn(min_bytes=_round(c.ecn.min, q), max_bytes=_round(c.ecn.max, q),
+                                       probability=c.ecn.probability)
+        if c.scheduling is not None and cap.scheduling:
+            sched[str(c.priority)] = Sched(
+                mode=c.scheduling.mode,
+                bandwidth_percent=c.scheduling.weight_percent if c.scheduling.mode == "dwrr" else None,
+            )
+    roce, cnp = s.roce, s.cnp
+    itfs: dict[str, Interface] = {}
+    for name in sorted(dev.ports, key=natural_key):
+        port = dev.ports[name]
+        if not port.qos:
+            continue
+        mtu = port.mtu or (s.mtu.host_nic if dev.is_host else s.mtu.switch_port)
+        rdma = None
+        if dev.is_host:
+            rdma = NicRdma(
+                device=port.rdma_device,
+                roce_tos=(roce.dscp[0] << 2) if roce and roce.dscp else None,
+                cnp_dscp=cnp.dscp[0] if cnp and cnp.dscp else None,
+                cnp_priority=cnp.priority if cnp else None,
+                dcqcn_rp=[roce.priority] if roce and s.nic.dcqcn else [],
+                dcqcn_np=[roce.priority] if roce and s.nic.dcqcn else [],
+            )
+        itfs[name] = Interface(
+            mtu=mtu,
+            trust=s.trust,
+            pfc=Pfc(enabled=bool(lossless), no_drop=list(lossless)),
+            pfc_watchdog=(s.pfc_watchdog.enabled and bool(lossless)) if not dev.is_host else None,
+            link_pause=s.link_pause if dev.is_host else None,
+            ecn={k: v.model_copy() for k, v in ecn.items()},
+            scheduling={k: v.model_copy() for k, v in sched.items()},
+            rdma=rdma,
+        )
+    wd = PfcWatchdog()
+    ecmp = Ecmp()
+    if not dev.is_host:
+        w = s.pfc_watchdog
+        f = cap.watchdog_fields
+        wd = PfcWatchdog(
+            enabled=w.enabled if "enabled" in f else None,
+            detection_ms=w.detection if "detection_ms" in f else None,
+            restoration_ms=w.restoration if "restoration_ms" in f else None,
+            polling_ms=w.polling if "polling_ms" in f else None,
+            action=w.action if w.action in cap.watchdog_actions else None,
+        )
+        fields = sorted(x for x in s.ecmp.fields if not cap.hash_fields or x in cap.hash_fields)
+        ecmp = Ecmp(
+            fields=fields,
+            seed=s.ecmp.seed if cap.hash_seed else None,
+            symmetric=s.ecmp.symmetric if cap.hash_symmetric else None,
+        )
+    return DeviceState(platform=dev.platform, hostname=dev.name, dscp_to_tc=dscp_to_tc, interfaces=itfs,
+                       pfc_watchdog=wd, ecmp=ecmp)
+
+
+def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
+    out: dict[str, DeviceState] = {}
+    for name in sorted(fab.devices, key=natural_key):
+        if only is not None and name != only:
+            continue
+        out[name] = desired_state(fab.devices[name])
+    return out
