@@ -1,0 +1,712 @@
+"""Arista EOS: capabilities, running-config parser and template filters.
+
+Model of EOS used here (sources in ``templates/eos/device.j2`` and ``CAPABILITIES``):
+
+* global ``qos map dscp <list> to traffic-class <tc>`` -> ``dscp_to_tc``;
+* ``qos profile <name>`` blocks hold trust, PFC, the per-port watchdog switch and per-queue blocks
+  (``uc-tx-queue N`` on Trident/Tomahawk, ``tx-queue N`` on Sand) with ECN and scheduling; a profile
+  only counts where an interface attaches it with ``service-profile <name>``;
+* the same keywords directly under ``interface`` override the attached profile (field by field,
+  priority by priority, queue by queue);
+* global ``priority-flow-control pause watchdog default ...`` timers (seconds) and ``action``;
+* ``ip load-sharing trident fields ip ...`` -> ECMP hash fields.
+
+Only physical Ethernet ports and Port-Channels are reported (no sub-interfaces, SVIs, loopbacks or
+management ports), and only when at least one RoCE-relevant setting applies to them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import Any
+
+from netutils.interface import canonical_interface_name
+
+from roceconf.names import RangeError, compress_interfaces, expand_interfaces
+from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform
+from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
+from roceconf.units import expand_ints
+
+NAME = "eos"
+
+_AVD = "github.com/aristanetworks/avd"
+_AVD_PFC_SCHEMA = (
+    f"{_AVD}: python-avd/pyavd/_eos_cli_config_gen/schema/schema_fragments/priority_flow_control.schema.yml"
+)
+_AVD_QOS_PROFILES = f"{_AVD}: python-avd/pyavd/_eos_cli_config_gen/j2templates/eos/qos-profiles.j2"
+_ANNET = "github.com/annetutil/annet: Arista implicit-config rules (hidden 'ip load-sharing trident fields')"
+
+CAPABILITIES = Capabilities(
+    min_mtu=Fact(68, "EOS interface 'mtu <68-9214>' (CLI range; not confirmed in a primary source)"),
+    max_mtu=Fact(
+        9214,
+        "EOS maximum L3 MTU on most platforms; AVD uses 9214 as its default p2p uplink MTU "
+        f"({_AVD}: eos_designs p2p_uplinks_mtu). Platform-specific maxima not confirmed.",
+    ),
+    max_lossless_priorities=Fact(
+        8,
+        f"'priority-flow-control priority <0-7> no-drop' accepts every priority ({_AVD_PFC_SCHEMA}); "
+        "the number of lossless priorities the ASIC buffers can hold is platform specific and unconfirmed",
+    ),
+    # Every RoCE field can differ per port: each port attaches its own qos profile and may override it.
+    per_port=ALL_PORT_FIELDS,
+    hash_fields=("dst_ip", "dst_port", "ingress_port", "src_ip", "src_port"),
+    hash_seed=False,
+    hash_symmetric=False,
+    watchdog_fields=frozenset({"detection_ms", "restoration_ms", "polling_ms"}),
+    watchdog_actions=("drop",),
+    ecn_quantum_bytes=1,
+    ecn=True,
+    scheduling=True,
+    notes=(
+        "Hash fields: 'ip load-sharing trident fields ip source-ip source-port destination-ip "
+        f"destination-port ingress-interface' ({_ANNET}; secondary source). That field set is the hidden "
+        "default, so an absent line is reported as unknown (None), not as the default.",
+        "Hash seed: no EOS command for the ECMP hash seed was found in a primary source; hash_seed=False "
+        "and a seed in the intent is rendered as a comment only.",
+        "Symmetric hashing: no confirmed EOS syntax; not expressed.",
+        "PFC watchdog: timers are global ('priority-flow-control pause watchdog default timeout|"
+        f"recovery-time|polling-interval <seconds>', {_AVD_PFC_SCHEMA}); the watchdog is armed per port or "
+        "profile ('priority-flow-control pause watchdog'), so PfcWatchdog.enabled is not expressed. "
+        "Global actions are drop | no-drop (| errdisable, the default); only 'drop' has a confirmed "
+        "vendor-neutral meaning, 'no-drop' and 'errdisable' are reported as warnings.",
+        "ECN thresholds are rendered in 'bytes' (unit list bytes|kbytes|mbytes|segments|milliseconds from "
+        f"{_AVD_QOS_PROFILES}); when parsing, kbytes/mbytes are read as 1000/1000000 bytes (decimal, as in "
+        "roceconf.units; the EOS multiplier is unconfirmed) and segments/time units stay unknown.",
+        "Queues: rendered as 'uc-tx-queue N' (Trident/Tomahawk); 'tx-queue N' (Sand) is parsed too.",
+        "MTU: EOS 'mtu' is the L3 MTU of a routed port; 'l2 mtu' is reported as a warning.",
+    ),
+)
+
+
+# --------------------------------------------------------------------------------------------- parser
+_WARN_PARSE = "PARSE"
+_WARN_UNSUPPORTED = "UNSUPPORTED"
+
+_TRUST = {"dscp": "dscp", "cos": "pcp"}
+_HASH_KW = {
+    "source-ip": "src_ip",
+    "destination-ip": "dst_ip",
+    "source-port": "src_port",
+    "destination-port": "dst_port",
+    "ingress-interface": "ingress_port",
+    "flow-label": "flow_label",
+}
+_HASH_RENDER = {v: k for k, v in _HASH_KW.items()}
+# Order in which EOS itself lists the fields (annet's copy of the hidden default line).
+_HASH_ORDER = ("src_ip", "src_port", "dst_ip", "dst_port", "ingress_port", "flow_label")
+_SIZE_UNIT = {"bytes": 1, "kbytes": 1000, "mbytes": 1_000_000}
+_ECN_RE = re.compile(
+    r"^random-detect ecn minimum-threshold (\d+) ([a-z]+) maximum-threshold (\d+) ([a-z]+)"
+    r"(?: max-mark-probability (\d+))?(?: weight (\d+))?$"
+)
+_RANGE_LEFT = re.compile(r"\d-\d")
+_QUEUE_KW = frozenset({"uc-tx-queue", "tx-queue", "mc-tx-queue"})
+#: Interface / profile keywords that concern RoCE; unknown lines starting with them are warned about.
+_ROCE_WORDS = frozenset(
+    {"qos", "priority-flow-control", "service-profile", "flowcontrol", "random-detect", "dcbx", "pfc"}
+)
+_IGNORED_QUEUE = frozenset({"shape", "comment"})
+
+_Val = tuple[Any, int, str]  # (value, line number, original text)
+
+
+class _Block:
+    """Settings stated in one `interface` or `qos profile` block (direct lines only)."""
+
+    __slots__ = ("line", "text", "trust", "pfc_on", "prio", "wd", "queues", "mtu", "fc", "profile")
+
+    def __init__(self, line: int, text: str) -> None:
+        self.line = line
+        self.text = text
+        self.trust: _Val | None = None
+        self.pfc_on: _Val | None = None
+        self.prio: dict[int, _Val] = {}
+        self.wd: _Val | None = None
+        self.queues: dict[int, dict[str, _Val]] = {}
+        self.mtu: _Val | None = None
+        self.fc: dict[str, _Val] = {}
+        self.profile: _Val | None = None
+
+
+@lru_cache(maxsize=4096)
+def _canonical(name: str) -> str:
+    low = name.lower()
+    if low.startswith("ethernet"):
+        return "Ethernet" + name[8:]
+    if low.startswith("port-channel"):
+        return "Port-Channel" + name[12:]
+    if low.startswith("et") and name[2:3].isdigit():
+        return "Ethernet" + name[2:]
+    if low.startswith("po") and name[2:3].isdigit():
+        return "Port-Channel" + name[2:]
+    try:
+        return canonical_interface_name(name, addl_name_map={"Po": "Port-Channel", "Et": "Ethernet"})
+    except Exception:  # netutils raises on odd input; keep the name as written
+        return name
+
+
+def _interface_names(spec: str) -> list[str]:
+    """'Ethernet1/1-4, Et2/1' / 'Ethernet 1-32' / 'Ethernet1-4,6' -> canonical names."""
+    spec = spec.replace(" ", "")
+    out: list[str] = []
+    prefix = ""
+    for part in spec.split(","):
+        if not part:
+            continue
+        m = re.match(r"^([A-Za-z-]*)(.*)$", part)
+        head = m.group(1) if m else ""
+        if head:
+            prefix = head
+        elif prefix:
+            part = prefix + part
+        for name in expand_interfaces(part):
+            out.append(_canonical(name))
+    return out
+
+
+def _seconds_to_ms(text: str) -> int | None:
+    if text == "auto":
+        return None
+    value = Decimal(text) * 1000
+    if value < 0:
+        raise ValueError(f"negative time {text!r}")
+    return int(value.to_integral_value())
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.state = DeviceState(platform=NAME)
+        self.profiles: dict[str, _Block] = {}
+        self.interfaces: dict[str, _Block] = {}
+        self.all_off: tuple[int, str] | None = None
+        self.ecmp_ip: _Val | None = None
+        self.ecmp_ipv6: _Val | None = None
+
+    # ------------------------------------------------------------------ helpers
+    def warn(self, msg: str, line: int | None, code: str = _WARN_PARSE) -> None:
+        self.state.warn(msg, line, code)
+
+    # ------------------------------------------------------------------ main loop
+    def run(self) -> DeviceState:
+        blocks: list[_Block] | None = None  # current interface/profile block(s)
+        queues: list[dict[str, _Val]] | None = None  # current queue sub-block(s)
+        queue_indent = -1
+        skip_queue = False
+        for n, raw in enumerate(self.text.split("\n"), start=1):
+            s = raw.strip()
+            if not s or s[0] == "!":
+                continue
+            indent = len(raw) - len(raw.lstrip())
+            try:
+                if indent == 0:
+                    queues, skip_queue, queue_indent = None, False, -1
+                    blocks = self.top_line(s, n)
+                    continue
+                if blocks is None:
+                    continue
+                if queue_indent >= 0:
+                    if indent > queue_indent:
+                        if not skip_queue and queues is not None:
+                            self.queue_line(queues, s, n)
+                        continue
+                    queues, skip_queue, queue_indent = None, False, -1
+                toks = s.split()
+                t0 = toks[0]
+                if t0 in _QUEUE_KW:
+                    queue_indent = indent
+                    if t0 == "mc-tx-queue":
+                        skip_queue, queues = True, None
+                        continue
+                    tc = int(toks[1])
+                    if len(toks) != 2 or not 0 <= tc <= 7:
+                        raise ValueError("queue number 0-7 expected")
+                    queues = [b.queues.setdefault(tc, {}) for b in blocks]
+                    continue
+                self.block_line(blocks, toks, s, n)
+            except (ValueError, IndexError, InvalidOperation, RangeError) as exc:
+                self.warn(f"cannot read {s!r}: {exc}", n)
+        return self.finish()
+
+    # ------------------------------------------------------------------ top level
+    def top_line(self, s: str, n: int) -> list[_Block] | None:
+        toks = s.split()
+        t0 = toks[0]
+        if t0 == "interface":
+            names = _interface_names(s[len("interface") :])
+            out = []
+            for name in names:
+                if _RANGE_LEFT.search(name.replace("Port-Channel", "")):
+                    self.warn(f"interface range {name!r} not understood", n)
+                    continue
+                if not name.startswith(("Ethernet", "Port-Channel")) or "." in name:
+                    continue  # SVIs, loopbacks, management, sub-interfaces: not RoCE ports
+                blk = self.interfaces.get(name)
+                if blk is None:
+                    blk = self.interfaces[name] = _Block(n, s)
+                out.append(blk)
+            return out or None
+        if t0 == "hostname" and len(toks) == 2:
+            self.state.hostname = toks[1]
+            self.state.at("hostname", n, s)
+            return None
+        if t0 == "qos":
+            if len(toks) >= 3 and toks[1] == "profile":
+                name = s.split(None, 2)[2]
+                blk = self.profiles.get(name)
+                if blk is None:
+                    blk = self.profiles[name] = _Block(n, s)
+                return [blk]
+            self.qos_global(toks, s, n)
+            return None
+        if t0 == "priority-flow-control":
+            self.pfc_global(toks, s, n)
+            return None
+        if t0 == "ip" and len(toks) > 1 and toks[1] == "load-sharing":
+            self.load_sharing(toks, s, n)
+            return None
+        if t0 == "load-balance":
+            self.warn("EOS 'load-balance' profiles (Sand family hashing) are not modelled", n, _WARN_UNSUPPORTED)
+            return None
+        return None
+
+    def qos_global(self, toks: list[str], s: str, n: int) -> None:
+        if toks[1] == "map":
+            kind = toks[2]
+            to = toks.index("to")
+            target = toks[to + 1]
+            if kind == "dscp" and target == "traffic-class":
+                tc = int(toks[to + 2])
+                rest = toks[to + 3 :]
+                if rest and not (len(rest) == 2 and rest[0] == "drop-precedence"):
+                    raise ValueError("unexpected words after the traffic class")
+                dscps = [int(d) for tok in toks[3:to] for d in _expand(tok)]
+                if not dscps or not 0 <= tc <= 7 or any(not 0 <= d <= 63 for d in dscps):
+                    raise ValueError("DSCP 0-63 and traffic class 0-7 expected")
+                for d in dscps:
+                    self.state.dscp_to_tc[str(d)] = tc
+                    self.state.at(f"dscp_to_tc.{d}", n, s)
+                return
+            if kind == "traffic-class" and target == "tx-queue":
+                q = int(toks[to + 2])
+                tcs = [int(t) for tok in toks[3:to] for t in _expand(tok)]
+                if any(tc != q for tc in tcs):
+                    self.warn(
+                        "traffic class mapped to a different tx-queue; roceconf assumes TC N = queue N",
+                        n,
+                        _WARN_UNSUPPORTED,
+                    )
+                return
+            if kind == "traffic-class":
+                return  # rewrite maps (TC -> DSCP / CoS marking): not classification
+            self.warn(f"'qos map {kind}' is not modelled", n, _WARN_UNSUPPORTED)
+            return
+        if toks[1] in ("rewrite", "trust"):
+            return
+        if toks[1] == "random-detect":
+            self.warn("global ECN option not modelled", n, _WARN_UNSUPPORTED)
+            return
+        self.warn("unrecognised global qos line", n)
+
+    def pfc_global(self, toks: list[str], s: str, n: int) -> None:
+        rest = toks[1:]
+        wd = self.state.pfc_watchdog
+        if rest == ["all", "off"]:
+            self.all_off = (n, s)
+            return
+        if rest[:2] == ["pause", "watchdog"]:
+            r = rest[2:]
+            if len(r) == 3 and r[0] == "default":
+                ms = _seconds_to_ms(r[2])
+                field = {"timeout": "detection_ms", "recovery-time": "restoration_ms", "polling-interval": "polling_ms"}.get(
+                    r[1]
+                )
+                if field is None:
+                    raise ValueError("timeout | recovery-time | polling-interval expected")
+                setattr(wd, field, ms)
+                self.state.at(f"pfc_watchdog.{field}", n, s)
+                return
+            if len(r) == 2 and r[0] == "action":
+                if r[1] == "drop":
+                    wd.action = "drop"
+                    self.state.at("pfc_watchdog.action", n, s)
+                elif r[1] in ("no-drop", "errdisable"):
+                    self.warn(
+                        f"watchdog action {r[1]!r} has no confirmed vendor-neutral equivalent", n, _WARN_UNSUPPORTED
+                    )
+                else:
+                    raise ValueError("drop | no-drop | errdisable expected")
+                return
+            if r[:1] in (["override"], ["hardware"]):
+                self.warn("PFC watchdog option not modelled", n, _WARN_UNSUPPORTED)
+                return
+        self.warn("unrecognised global priority-flow-control line", n)
+
+    def load_sharing(self, toks: list[str], s: str, n: int) -> None:
+        if len(toks) >= 5 and toks[2] == "trident" and toks[3] == "fields" and toks[4] in ("ip", "ipv6"):
+            fields = set()
+            for kw in toks[5:]:
+                f = _HASH_KW.get(kw)
+                if f is None:
+                    self.warn(f"hash field {kw!r} not modelled", n, _WARN_UNSUPPORTED)
+                    continue
+                fields.add(f)
+            val = (sorted(fields), n, s)
+            if toks[4] == "ip":
+                self.ecmp_ip = val
+            else:
+                self.ecmp_ipv6 = val
+            return
+        self.warn("'ip load-sharing' form not modelled (hash seed syntax unconfirmed)", n, _WARN_UNSUPPORTED)
+
+    # ------------------------------------------------------------------ blocks
+    def block_line(self, blocks: list[_Block], toks: list[str], s: str, n: int) -> None:
+        t0 = toks[0]
+        neg = t0 == "no"
+        if neg:
+            toks = toks[1:]
+            if not toks:
+                return
+            t0 = toks[0]
+        val: _Val
+        if t0 == "qos":
+            if toks[1:2] == ["trust"]:
+                if neg:
+                    val = ("none", n, s)
+                elif len(toks) == 3 and toks[2] in _TRUST:
+                    val = (_TRUST[toks[2]], n, s)
+                else:
+                    raise ValueError("'qos trust dscp|cos' expected")
+                for b in blocks:
+                    b.trust = val
+                return
+            if toks[1:2] in (["cos"], ["dscp"]):
+                return  # default marking of untrusted traffic: not modelled
+            self.warn("unrecognised qos line", n)
+            return
+        if t0 == "priority-flow-control":
+            r = toks[1:]
+            if neg and not r:
+                val = (False, n, s)
+                for b in blocks:
+                    b.pfc_on = val
+                return
+            if r in (["on"], ["mode", "on"]) and not neg:
+                val = (True, n, s)
+                for b in blocks:
+                    b.pfc_on = val
+                return
+            if r in (["off"], ["mode", "off"]) and not neg:
+                val = (False, n, s)
+                for b in blocks:
+                    b.pfc_on = val
+                return
+            if len(r) == 3 and r[0] == "priority" and r[2] in ("no-drop", "drop") and not neg:
+                p = int(r[1])
+                if not 0 <= p <= 7:
+                    raise ValueError("priority 0-7 expected")
+                val = (r[2] == "no-drop", n, s)
+                for b in blocks:
+                    b.prio[p] = val
+                return
+            if r == ["pause", "watchdog"]:
+                val = (not neg, n, s)
+                for b in blocks:
+                    b.wd = val
+                return
+            if r[:3] == ["pause", "watchdog", "port"]:
+                self.warn("per-port PFC watchdog action/timers are not modelled", n, _WARN_UNSUPPORTED)
+                return
+            self.warn("unrecognised priority-flow-control line", n)
+            return
+        if t0 == "service-profile":
+            val = (s.split(None, 1)[1], n, s)
+            for b in blocks:
+                b.profile = val
+            return
+        if t0 == "mtu":
+            if neg:
+                return
+            mtu = int(toks[1])
+            val = (mtu, n, s)
+            for b in blocks:
+                b.mtu = val
+            return
+        if t0 == "flowcontrol":
+            if len(toks) == 3 and toks[1] in ("send", "receive") and toks[2] in ("on", "off", "desired"):
+                val = (toks[2] != "off", n, s)
+                for b in blocks:
+                    b.fc[toks[1]] = val
+                return
+            self.warn("unrecognised flowcontrol line", n)
+            return
+        if t0 == "service-policy" and "qos" in toks:
+            self.warn("classification by a QoS policy-map is not modelled", n, _WARN_UNSUPPORTED)
+            return
+        if t0 == "l2" and toks[1:2] == ["mtu"]:
+            self.warn("'l2 mtu' is not modelled (roceconf reads the L3 'mtu')", n, _WARN_UNSUPPORTED)
+            return
+        if t0 in _ROCE_WORDS:
+            self.warn("unrecognised RoCE-related line", n)
+
+    def queue_line(self, queues: list[dict[str, _Val]], s: str, n: int) -> None:
+        toks = s.split()
+        t0 = toks[0]
+        if t0 == "priority" and toks[1:] == ["strict"]:
+            val: _Val = ("strict", n, s)
+            key = "mode"
+        elif t0 == "no" and toks[1:] == ["priority"]:
+            val, key = ("dwrr", n, s), "mode"
+        elif t0 == "bandwidth" and len(toks) == 3 and toks[1] == "percent":
+            pct = int(toks[2])
+            if not 1 <= pct <= 100:
+                raise ValueError("percent 1-100 expected")
+            val, key = (pct, n, s), "bw"
+        elif t0 == "bandwidth":
+            self.warn("guaranteed bandwidth is not modelled", n, _WARN_UNSUPPORTED)
+            return
+        elif t0 == "random-detect":
+            if toks[1:2] == ["drop"]:
+                self.warn("WRED drop profile (not ECN) is not modelled", n, _WARN_UNSUPPORTED)
+                return
+            if toks[1:] == ["ecn", "count"]:
+                return
+            m = _ECN_RE.match(s)
+            if m is None:
+                self.warn("unrecognised random-detect line", n)
+                return
+            lo_u, hi_u = _SIZE_UNIT.get(m.group(2)), _SIZE_UNIT.get(m.group(4))
+            prob = int(m.group(5)) if m.group(5) else None
+            if prob is not None and not 1 <= prob <= 100:
+                raise ValueError("max-mark-probability 1-100 expected")
+            if lo_u is None or hi_u is None:
+                self.warn(
+                    f"ECN thresholds in {m.group(2)}/{m.group(4)} cannot be converted to bytes; kept unknown",
+                    n,
+                    _WARN_UNSUPPORTED,
+                )
+                ecn = (None, None, prob)
+            else:
+                ecn = (int(m.group(1)) * lo_u, int(m.group(3)) * hi_u, prob)
+            val, key = (ecn, n, s), "ecn"
+        elif t0 in _IGNORED_QUEUE:
+            return
+        else:
+            self.warn("unrecognised line in a tx-queue block", n)
+            return
+        for q in queues:
+            q[key] = val
+
+    # ------------------------------------------------------------------ merge
+    def finish(self) -> DeviceState:
+        st = self.state
+        used: set[str] = set()
+        for name, blk in self.interfaces.items():
+            prof: _Block | None = None
+            if blk.profile is not None:
+                pname = blk.profile[0]
+                prof = self.profiles.get(pname)
+                if prof is None:
+                    self.warn(f"service-profile {pname!r} is not defined", blk.profile[1], "UNDEFINED")
+                else:
+                    used.add(pname)
+            itf = self.effective(name, blk, prof)
+            if itf is not None:
+                st.interfaces[name] = itf
+                st.at(f"interfaces.{name}", blk.line, blk.text)
+        for pname, prof in self.profiles.items():
+            if pname not in used:
+                self.warn(f"qos profile {pname!r} is defined but not attached to any interface", prof.line, "UNUSED")
+        if self.all_off is not None:
+            ln, text = self.all_off
+            for name, itf in st.interfaces.items():
+                itf.pfc.enabled = False
+                st.at(f"interfaces.{name}.pfc", ln, text)
+        chosen = self.ecmp_ip or self.ecmp_ipv6
+        if chosen is not None:
+            st.ecmp.fields = chosen[0]
+            st.at("ecmp.fields", chosen[1], chosen[2])
+            if self.ecmp_ip and self.ecmp_ipv6:
+                v4 = set(self.ecmp_ip[0])
+                v6 = set(self.ecmp_ipv6[0]) - {"flow_label"}
+                if v4 != v6:
+                    self.warn("IPv4 and IPv6 hash fields differ; reporting the IPv4 set", self.ecmp_ipv6[1])
+        return st
+
+    def effective(self, name: str, blk: _Block, prof: _Block | None) -> Interface | None:
+        st = self.state
+        base = f"interfaces.{name}"
+        attach = blk.profile
+
+        def pick(direct: _Val | None, inherited: _Val | None, path: str) -> Any:
+            if direct is not None:
+                st.at(path, direct[1], direct[2])
+                return direct[0]
+            if inherited is not None:
+                st.at(path, [inherited[1], attach[1]] if attach else inherited[1], inherited[2])
+                return inherited[0]
+            return None
+
+        itf = Interface()
+        itf.mtu = pick(blk.mtu, None, f"{base}.mtu")
+        itf.trust = pick(blk.trust, prof.trust if prof else None, f"{base}.trust")
+        itf.pfc_watchdog = pick(blk.wd, prof.wd if prof else None, f"{base}.pfc_watchdog")
+        enabled = pick(blk.pfc_on, prof.pfc_on if prof else None, f"{base}.pfc")
+        prio = dict(prof.prio) if prof else {}
+        prio.update(blk.prio)
+        no_drop = None
+        if prio:
+            no_drop = sorted(p for p, v in prio.items() if v[0])
+            lines = [v[1] for v in prio.values()]
+            if attach and prof and any(p not in blk.prio for p in prio):
+                lines.append(attach[1])
+            st.at(f"{base}.pfc", lines, next(iter(prio.values()))[2])
+        itf.pfc = Pfc(enabled=enabled, no_drop=no_drop)
+        if blk.fc:
+            itf.link_pause = any(v[0] for v in blk.fc.values())
+            st.at(f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2])
+        tcs = set(blk.queues)
+        if prof:
+            tcs |= set(prof.queues)
+        for tc in sorted(tcs):
+            dq = blk.queues.get(tc, {})
+            pq = prof.queues.get(tc, {}) if prof else {}
+            ecn = pick(dq.get("ecn"), pq.get("ecn"), f"{base}.ecn.{tc}")
+            if ecn is not None:
+                itf.ecn[str(tc)] = Ecn(min_bytes=ecn[0], max_bytes=ecn[1], probability=ecn[2])
+            mode = pick(dq.get("mode"), pq.get("mode"), f"{base}.scheduling.{tc}")
+            bw = pick(dq.get("bw"), pq.get("bw"), f"{base}.scheduling.{tc}")
+            if mode is not None or bw is not None:
+                itf.scheduling[str(tc)] = Sched(mode=mode, bandwidth_percent=bw)
+        if itf == _EMPTY:
+            return None
+        return itf
+
+
+_EMPTY = Interface()
+
+
+def _expand(tok: str) -> list[int]:
+    if tok.isdigit():
+        return [int(tok)]
+    return expand_ints(tok)
+
+
+def parse(text: str) -> DeviceState:
+    """Arista EOS running-config (or rendered config) -> DeviceState. Never raises."""
+    try:
+        if not isinstance(text, str):
+            text = str(text)
+        return _Parser(text).run()
+    except Exception as exc:  # last resort: a parser must never raise
+        st = DeviceState(platform=NAME)
+        st.warn(f"parser failure: {type(exc).__name__}: {exc}", None, _WARN_PARSE)
+        return st
+
+
+# --------------------------------------------------------------------------------------------- filters
+_PROFILE_FIELDS = ("trust", "pfc", "pfc_watchdog", "ecn", "scheduling")
+
+
+def _profile_is_empty(itf: Interface) -> bool:
+    return (
+        itf.trust is None
+        and itf.pfc.enabled is None
+        and itf.pfc.no_drop is None
+        and itf.pfc_watchdog is None
+        and not itf.ecn
+        and not itf.scheduling
+    )
+
+
+def profile_name(itf: Interface) -> str | None:
+    """Deterministic qos profile name derived from the profile content (same content -> same name)."""
+    if _profile_is_empty(itf):
+        return None
+    blob = itf.model_dump_json(include=set(_PROFILE_FIELDS))
+    return "ROCE-" + hashlib.sha256(blob.encode()).hexdigest()[:8].upper()
+
+
+def eos_profiles(state: DeviceState) -> list[dict[str, Any]]:
+    """One qos profile per distinct group of profile settings, in natural port order."""
+    from roceconf.render import group_interfaces
+
+    out: list[dict[str, Any]] = []
+    for _names, itf in group_interfaces(state, _PROFILE_FIELDS):
+        name = profile_name(itf)
+        if name is None:
+            continue
+        tcs = sorted({int(k) for k in itf.ecn} | {int(k) for k in itf.scheduling})
+        queues = [
+            {"tc": tc, "ecn": itf.ecn.get(str(tc)), "sched": itf.scheduling.get(str(tc))} for tc in tcs
+        ]
+        out.append({"name": name, "itf": itf, "queues": queues})
+    return out
+
+
+def eos_port_groups(state: DeviceState) -> list[dict[str, Any]]:
+    """Ports sharing MTU, link pause and profile, as compact EOS interface ranges."""
+    groups: dict[tuple, list[str]] = {}
+    from roceconf.render import group_interfaces
+
+    for names, itf in group_interfaces(state):
+        key = (itf.mtu, itf.link_pause, profile_name(itf))
+        groups.setdefault(key, []).extend(names)
+    out = []
+    for (mtu, pause, prof), names in groups.items():
+        if mtu is None and pause is None and prof is None:
+            continue
+        out.append({"ranges": compress_interfaces(names), "mtu": mtu, "link_pause": pause, "profile": prof})
+    return out
+
+
+def eos_seconds(ms: int) -> str:
+    """200 -> '0.2', 5000 -> '5', 10001 -> '10.001' (EOS watchdog timers are seconds)."""
+    whole, frac = divmod(int(ms), 1000)
+    return f"{whole}.{frac:03d}".rstrip("0") if frac else str(whole)
+
+
+def eos_hash_keywords(fields: list[str]) -> str:
+    return " ".join(_HASH_RENDER[f] for f in _HASH_ORDER if f in fields and f != "flow_label")
+
+
+def eos_trust(trust: str) -> str:
+    return {"dscp": "qos trust dscp", "pcp": "qos trust cos", "none": "no qos trust"}[trust]
+
+
+def eos_ecn_line(ecn: Ecn) -> str | None:
+    if ecn.min_bytes is None or ecn.max_bytes is None:
+        return None
+    line = f"random-detect ecn minimum-threshold {ecn.min_bytes} bytes maximum-threshold {ecn.max_bytes} bytes"
+    if ecn.probability is not None:
+        line += f" max-mark-probability {ecn.probability}"
+    return line
+
+
+FILTERS = {
+    "eos_profiles": eos_profiles,
+    "eos_port_groups": eos_port_groups,
+    "eos_seconds": eos_seconds,
+    "eos_hash_keywords": eos_hash_keywords,
+    "eos_trust": eos_trust,
+    "eos_ecn_line": eos_ecn_line,
+}
+
+PLATFORM = Platform(
+    name=NAME,
+    kind="switch",
+    title="Arista EOS",
+    extension="cfg",
+    capabilities=CAPABILITIES,
+    parse=parse,
+    filters=FILTERS,
+    napalm_driver="eos",
+    netmiko_device_type="arista_eos",
+    collect_commands=("show running-config",),
+)
+
+__all__ = ["CAPABILITIES", "PLATFORM", "parse", "profile_name"]
