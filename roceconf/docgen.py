@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import types
 import typing
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,7 @@ def _type_name(tp: Any) -> str:
         return _type_name(base)
     if origin is typing.Literal:
         return " \\| ".join(f"`{a}`" for a in args)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if origin in (typing.Union, types.UnionType):
         parts = [_type_name(a) for a in args if a is not type(None)]
         return " \\| ".join(parts) + (" (optional)" if type(None) in args else "")
     if origin is list:
