@@ -1,0 +1,944 @@
+"""NVIDIA ConnectX-6/7 host NICs (mlx5 driver, mlnx-tools / MLNX_OFED).
+
+Rendered output: an idempotent bash script (``templates/connectx/device.j2``).
+Read-back: a bundle of real tool outputs (``#>>> <command>`` before each output):
+
+* ``hostname -s``
+* ``mlnx_qos -i <if>``                      trust, DSCP -> priority map, PFC, ETS (prio_tc, tsa, bw)
+* ``ip -j link show dev <if>``               MTU (plain ``ip link show`` is read too)
+* ``ethtool -a <if>``                       802.3x link pause
+* ``ls /sys/class/net/<if>/device/infiniband``      which RDMA device belongs to the port
+  (``ibdev2netdev``, ``rdma link show`` and ``show_gids`` are read too)
+* ``cat /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<p>``   DCQCN per priority (MLNX_OFED sysfs)
+* ``cat /sys/class/net/<if>/ecn/roce_np/{cnp_dscp,cnp_802p_prio}``
+* ``cat /sys/kernel/config/rdma_cm/<dev>/ports/1/default_roce_tos`` (``cma_roce_tos -d`` is read too)
+
+Modelling rules:
+
+* A traffic class is *in use* when a priority maps to it (``mlnx_qos`` lists only those TCs);
+  only TCs in use are reported in ``scheduling``. The script maps every priority that has no TC of
+  its own to the lowest stated TC (priority N uses TC N for the stated TCs).
+* ``dscp_to_tc`` holds exactly the mappings stated (script) or observed (read-back). ``--trust dscp``
+  installs 64 firmware-default entries; the script then flushes them and sets only the intent's
+  mappings, so on current drivers the read-back shows exactly those. Where the driver keeps a full
+  64-entry table (older MLNX_OFED with ``qos/trust`` sysfs) every observed entry is reported.
+* The host-wide map is the one most interfaces use (ties: first interface in natural order);
+  an interface with a different map gets ``Interface.dscp_to_tc``.
+* Failed reads ("Operation not supported", "command not found", missing sysfs files) become
+  warnings with code ``UNSUPPORTED`` and leave the values unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections import Counter
+from typing import Any
+
+from roceconf.names import natural_key
+from roceconf.platforms.base import Capabilities, Fact, Platform, split_outputs
+from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
+
+NAME = "connectx"
+PRIOS = range(8)
+
+_FAIL = re.compile(
+    r"(command not found|not supported|No such file or directory|No such device|Permission denied|"
+    r"Cannot get|Cannot find device|does not exist|You must be root)",
+    re.I,
+)
+_SYSFS_ENABLE = re.compile(r"/sys/class/net/([^/\s]+)/ecn/roce_(np|rp)/enable/([0-7])$")
+_SYSFS_CNP = re.compile(r"/sys/class/net/([^/\s]+)/ecn/roce_np/(cnp_dscp|cnp_802p_prio)$")
+_CONFIGFS_TOS = re.compile(r"/sys/kernel/config/rdma_cm/([^/\s]+)/ports/(\d+)/default_roce_tos$")
+_IB_DIR = re.compile(r"/sys/class/net/([^/\s]+)/device/infiniband(?:/([^/\s]+))?/?$")
+_TCLASS = re.compile(r"/sys/class/infiniband/([^/\s]+)/tc/\d+/traffic_class$")
+_RELEVANT = re.compile(r"mlnx_qos|dscp|pfc|ecn|roce|cnp|ethtool|mtu|tos|dcb|lldp", re.I)
+
+
+# --------------------------------------------------------------------------- shared helpers
+def _sorted_tcs(scheduling: dict[str, Sched]) -> list[int]:
+    out = []
+    for k in scheduling:
+        try:
+            tc = int(k)
+        except ValueError:
+            continue
+        if 0 <= tc <= 7:
+            out.append(tc)
+    return sorted(set(out))
+
+
+def prio_tc(scheduling: dict[str, Sched]) -> list[int] | None:
+    """Priority -> TC list the script programs: identity for stated TCs, the lowest stated TC otherwise."""
+    tcs = _sorted_tcs(scheduling)
+    if not tcs:
+        return None
+    return [p if p in tcs else tcs[0] for p in PRIOS]
+
+
+def ets_lists(scheduling: dict[str, Sched]) -> tuple[str, str, str] | None:
+    """(prio_tc, tsa, tcbw) option values, or None when the scheduling cannot be expressed."""
+    mapping = prio_tc(scheduling)
+    if mapping is None:
+        return None
+    tsa, bw = [], []
+    for tc in PRIOS:
+        sch = scheduling.get(str(tc))
+        if sch is None:
+            tsa.append("strict")
+            bw.append(0)
+        elif sch.mode == "strict":
+            tsa.append("strict")
+            bw.append(0)
+        elif sch.mode == "dwrr" and sch.bandwidth_percent is not None:
+            tsa.append("ets")
+            bw.append(sch.bandwidth_percent)
+        else:
+            return None
+    return ",".join(map(str, mapping)), ",".join(tsa), ",".join(map(str, bw))
+
+
+def pfc_list(pfc: Pfc) -> str | None:
+    if pfc.enabled is False:
+        return ",".join("0" for _ in PRIOS)
+    if pfc.no_drop is None:
+        return None
+    return ",".join("1" if p in pfc.no_drop else "0" for p in PRIOS)
+
+
+def effective_map(itf: Interface, state: DeviceState) -> dict[str, int]:
+    return itf.dscp_to_tc if itf.dscp_to_tc is not None else state.dscp_to_tc
+
+
+def dscp_pairs(itf: Interface, state: DeviceState) -> list[tuple[int, int]]:
+    """(dscp, prio) pairs the script sets on a port; none on a pcp-trust port (they would flip trust)."""
+    if itf.trust == "pcp":
+        return []
+    pairs = []
+    for d, p in effective_map(itf, state).items():
+        try:
+            pairs.append((int(d), int(p)))
+        except (TypeError, ValueError):
+            continue
+    return sorted(pairs)
+
+
+def _shq(value: Any) -> str:
+    return shlex.quote(str(value))
+
+
+def _tools(state: DeviceState) -> list[str]:
+    tools: set[str] = set()
+    for itf in state.interfaces.values():
+        if itf.mtu is not None:
+            tools.add("ip")
+        if itf.link_pause is not None:
+            tools.update({"ethtool", "grep"})
+        if (
+            itf.trust is not None
+            or dscp_pairs(itf, state)
+            or pfc_list(itf.pfc) is not None
+            or ets_lists(itf.scheduling) is not None
+        ):
+            tools.add("mlnx_qos")
+        if itf.rdma is not None and itf.rdma.roce_tos is not None and itf.rdma.device:
+            tools.add("cma_roce_tos")
+    if state.hostname:
+        tools.add("hostname")
+    return sorted(tools)
+
+
+FILTERS = {
+    "cx_ets": ets_lists,
+    "cx_pfc": pfc_list,
+    "cx_dscp_pairs": dscp_pairs,
+    "cx_tools": _tools,
+    "shq": _shq,
+}
+
+
+# --------------------------------------------------------------------------- parser
+class _Port:
+    """What was learnt about one port before it is folded into the state."""
+
+    def __init__(self) -> None:
+        self.itf = Interface()
+        self.map: dict[str, int] = {}
+        self.map_lines: dict[str, int] = {}
+        self.map_seen = False
+        self.np: dict[int, int] = {}
+        self.rp: dict[int, int] = {}
+        self.np_lines: list[int] = []
+        self.rp_lines: list[int] = []
+        self.rdma: dict[str, Any] = {}
+        self.rdma_lines: dict[str, list[int]] = {}
+
+
+class _Parser:
+    def __init__(self) -> None:
+        self.state = DeviceState(platform=NAME)
+        self.ports: dict[str, _Port] = {}
+        self.dev_port: dict[str, str] = {}
+        self.dev_tos: dict[str, tuple[int, int, str]] = {}
+
+    # ---- helpers
+    def port(self, name: str, line: int | None = None, text: str = "") -> _Port:
+        if name not in self.ports:
+            self.ports[name] = _Port()
+        self.state.at(f"interfaces.{name}", line, text)
+        return self.ports[name]
+
+    def unsupported(self, what: str, line: int | None, detail: str) -> None:
+        self.state.warn(f"{what}: {detail.strip()[:160]} - value left unknown", line, code="UNSUPPORTED")
+
+    def link_device(self, dev: str, ifname: str, line: int | None, text: str) -> None:
+        p = self.port(ifname, line, text)
+        p.rdma["device"] = dev
+        p.rdma_lines.setdefault("device", []).append(line or 0)
+        self.dev_port[dev] = ifname
+
+    # ---- script
+    def parse_script(self, lines: list[str]) -> None:
+        for n, raw in enumerate(lines, start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                self.script_line(n, line)
+            except Exception as exc:  # noqa: BLE001 - a parser never raises
+                self.state.warn(f"could not read line: {exc}", n)
+
+    def script_line(self, n: int, line: str) -> None:
+        m = re.match(r"^expected_host=(.*)$", line)
+        if m:
+            parts = shlex.split(m.group(1)) if m.group(1) else []
+            if parts:
+                self.state.hostname = parts[0]
+                self.state.at("hostname", n, line)
+            return
+        m = re.match(r"^ip link set (?:dev )?(\S+) mtu (\d+)$", line)
+        if m:
+            p = self.port(m.group(1), n, line)
+            p.itf.mtu = int(m.group(2))
+            self.state.at(f"interfaces.{m.group(1)}.mtu", n, line)
+            return
+        m = re.search(r"ethtool -A (\S+) rx (on|off) tx (on|off)", line)
+        if m:
+            p = self.port(m.group(1), n, line)
+            p.itf.link_pause = m.group(2) == "on" or m.group(3) == "on"
+            self.state.at(f"interfaces.{m.group(1)}.link_pause", n, line)
+            return
+        if line.startswith("mlnx_qos "):
+            self.script_mlnx_qos(n, line)
+            return
+        m = re.match(r"^echo (\S+) > (\S+)$", line)
+        if m and self.sysfs_value(m.group(2), m.group(1), n, line):
+            return
+        m = re.match(r"^\[ -e /sys/class/net/([^/\s]+)/device/infiniband/([^/\s]+) \]", line)
+        if m:
+            self.link_device(m.group(2), m.group(1), n, line)
+            return
+        m = re.match(r"^cma_roce_tos\s+(.*)$", line)
+        if m:
+            self.cma_roce_tos(m.group(1), None, n, line)
+            return
+        if re.match(r"^(set |need\b|need\(\)|pause=|if |then|fi\b|mkdir |\[ -d |echo \"roceconf|exit)", line):
+            return
+        if _RELEVANT.search(line):
+            self.state.warn(f"unrecognised line: {line[:120]}", n)
+
+    def script_mlnx_qos(self, n: int, line: str) -> None:
+        try:
+            args = shlex.split(line)[1:]
+        except ValueError:
+            self.state.warn("unbalanced quotes in mlnx_qos line", n)
+            return
+        opts: dict[str, list[str]] = {}
+        i = 0
+        while i < len(args):
+            a = args[i]
+            key, val = a, None
+            if a.startswith("--") and "=" in a:
+                key, val = a.split("=", 1)
+            elif i + 1 < len(args) and a.startswith("-") and a not in ("-a",):
+                val = args[i + 1]
+                i += 1
+            opts.setdefault(key, []).append(val or "")
+            i += 1
+        ifname = (opts.get("-i") or opts.get("--interface") or [""])[0]
+        if not ifname:
+            self.state.warn("mlnx_qos line without -i <interface>", n)
+            return
+        p = self.port(ifname, n, line)
+        if "--trust" in opts:
+            t = opts["--trust"][-1]
+            if t in ("dscp", "pcp"):
+                p.itf.trust = t  # type: ignore[assignment]
+                self.state.at(f"interfaces.{ifname}.trust", n, line)
+            else:
+                self.state.warn(f"unknown trust {t!r}", n)
+        for act in opts.get("--dscp2prio", []):
+            if act == "flush":
+                p.map.clear()
+                p.map_lines.clear()
+                p.map_seen = True
+                continue
+            parts = act.split(",")
+            if len(parts) != 3 or parts[0] not in ("set", "del"):
+                self.state.warn(f"unrecognised --dscp2prio {act!r}", n)
+                continue
+            try:
+                d, pr = int(parts[1]), int(parts[2])
+            except ValueError:
+                self.state.warn(f"unrecognised --dscp2prio {act!r}", n)
+                continue
+            if not (0 <= d <= 63 and 0 <= pr <= 7):
+                self.state.warn(f"--dscp2prio {act!r} out of range", n)
+                continue
+            p.map_seen = True
+            if parts[0] == "set":
+                p.map[str(d)] = pr
+                p.map_lines[str(d)] = n
+            elif p.map.get(str(d)) == pr:
+                del p.map[str(d)]
+        pfc = (opts.get("--pfc") or opts.get("-f") or [None])[-1]
+        if pfc is not None:
+            vals = _ints(pfc)
+            if vals is None or len(vals) != 8 or any(v not in (0, 1) for v in vals):
+                self.state.warn(f"bad --pfc list {pfc!r}", n)
+            else:
+                on = [i for i, v in enumerate(vals) if v]
+                p.itf.pfc = Pfc(enabled=bool(on), no_drop=on)
+                self.state.at(f"interfaces.{ifname}.pfc", n, line)
+        ptc = (opts.get("--prio_tc") or opts.get("-p") or [None])[-1]
+        tsa = (opts.get("--tsa") or opts.get("-s") or [None])[-1]
+        bw = (opts.get("--tcbw") or opts.get("-t") or [None])[-1]
+        if ptc is not None or tsa is not None or bw is not None:
+            self.apply_ets(ifname, p, ptc, tsa, bw, n, line)
+
+    def apply_ets(
+        self, ifname: str, p: _Port, ptc: str | None, tsa: str | None, bw: str | None, n: int, line: str
+    ) -> None:
+        mapping = _ints(ptc) if ptc is not None else None
+        if mapping is None or len(mapping) != 8 or any(not 0 <= v <= 7 for v in mapping):
+            self.state.warn("ETS settings without a full --prio_tc list; scheduling left unknown", n)
+            return
+        tsas = tsa.split(",") if tsa is not None else None
+        bws = _ints(bw) if bw is not None else None
+        if tsas is None or len(tsas) != 8 or bws is None or len(bws) != 8:
+            self.state.warn("ETS settings need 8-item --tsa and --tcbw lists; scheduling left unknown", n)
+            return
+        tcs = {}
+        for prio, tc in enumerate(mapping):
+            tcs.setdefault(tc, []).append(prio)
+        self.set_scheduling(ifname, p, {tc: (tsas[tc], bws[tc]) for tc in tcs}, tcs, n, line)
+
+    def set_scheduling(
+        self,
+        ifname: str,
+        p: _Port,
+        tsa_bw: dict[int, tuple[str, int | None]],
+        tc_prios: dict[int, list[int]],
+        n: int | list[int],
+        line: str,
+        lines_by_tc: dict[int, int] | None = None,
+    ) -> None:
+        sched: dict[str, Sched] = {}
+        for tc in sorted(tc_prios):
+            if tc not in tc_prios.get(tc, []):
+                self.state.warn(
+                    f"{ifname}: TC {tc} carries priorities {tc_prios[tc]} but not priority {tc}; "
+                    "roceconf assumes priority N uses TC N",
+                    lines_by_tc.get(tc) if lines_by_tc else (n if isinstance(n, int) else None),
+                    code="PRIO_TC",
+                )
+            t, b = tsa_bw.get(tc, ("unknown", None))
+            where = lines_by_tc.get(tc) if lines_by_tc else n
+            if t == "ets":
+                sched[str(tc)] = Sched(mode="dwrr", bandwidth_percent=b)
+            elif t == "strict":
+                sched[str(tc)] = Sched(mode="strict")
+            else:
+                self.state.warn(
+                    f"{ifname}: TC {tc} uses tsa {t!r}, which roceconf does not model; left unknown",
+                    where if isinstance(where, int) else None,
+                )
+                continue
+            self.state.at(f"interfaces.{ifname}.scheduling.{tc}", where, line)
+        p.itf.scheduling = sched
+
+    def sysfs_value(self, path: str, value: str, n: int, text: str) -> bool:
+        """One sysfs/configfs value (script write or read-back); True when the path is known."""
+        m = _SYSFS_ENABLE.search(path)
+        if m:
+            v = _int(value)
+            if v not in (0, 1):
+                self.state.warn(f"bad DCQCN enable value {value!r}", n)
+                return True
+            p = self.port(m.group(1), n, text)
+            (p.np if m.group(2) == "np" else p.rp)[int(m.group(3))] = v
+            (p.np_lines if m.group(2) == "np" else p.rp_lines).append(n)
+            return True
+        m = _SYSFS_CNP.search(path)
+        if m:
+            v = _int(value)
+            key = "cnp_dscp" if m.group(2) == "cnp_dscp" else "cnp_priority"
+            if v is None or not (0 <= v <= (63 if key == "cnp_dscp" else 7)):
+                self.state.warn(f"bad {m.group(2)} value {value!r}", n)
+                return True
+            p = self.port(m.group(1), n, text)
+            p.rdma[key] = v
+            p.rdma_lines.setdefault(key, []).append(n)
+            return True
+        m = _CONFIGFS_TOS.search(path)
+        if m:
+            v = _int(value)
+            if v is None or not 0 <= v <= 255:
+                self.state.warn(f"bad default_roce_tos value {value!r}", n)
+                return True
+            if m.group(2) != "1":
+                self.state.warn(f"default_roce_tos of port {m.group(2)} is not modelled (port 1 only)", n)
+                return True
+            self.dev_tos[m.group(1)] = (v, n, text)
+            return True
+        m = _TCLASS.search(path)
+        if m:
+            self.state.warn(
+                f"{m.group(1)} traffic_class override ({value.strip()}) is not modelled", n, code="IGNORED"
+            )
+            return True
+        return False
+
+    def cma_roce_tos(self, argstr: str, output: str | None, n: int, text: str) -> None:
+        try:
+            args = shlex.split(argstr)
+        except ValueError:
+            args = argstr.split()
+        dev, port, tos = "mlx5_0", "1", None
+        i = 0
+        while i < len(args):
+            if args[i] in ("-d", "-p", "-t") and i + 1 < len(args):
+                if args[i] == "-d":
+                    dev = args[i + 1]
+                elif args[i] == "-p":
+                    port = args[i + 1]
+                else:
+                    tos = args[i + 1]
+                i += 2
+            else:
+                i += 1
+        value = tos
+        if output is not None:
+            vals = [ln.strip() for ln in output.splitlines() if ln.strip()]
+            value = vals[-1] if vals and re.fullmatch(r"\d+", vals[-1]) else None
+            if value is None:
+                self.unsupported(f"cma_roce_tos -d {dev}", n, output or "no output")
+                return
+        if value is None:
+            return
+        self.sysfs_value(f"/sys/kernel/config/rdma_cm/{dev}/ports/{port}/default_roce_tos", value, n, text)
+
+    # ---- bundle
+    def parse_bundle(self, parts: list[tuple[str, int, str]]) -> None:
+        for cmd, start, out in parts:
+            try:
+                self.bundle_part(cmd, start, out)
+            except Exception as exc:  # noqa: BLE001 - a parser never raises
+                self.state.warn(f"could not read the output of {cmd!r}: {exc}", start - 1)
+
+    def bundle_part(self, cmd: str, start: int, out: str) -> None:
+        mark = start - 1
+        lines = out.splitlines()
+        stripped = out.strip()
+        if re.match(r"^hostname(\s+-s)?$", cmd):
+            if _FAIL.search(stripped) or not stripped:
+                if stripped:
+                    self.unsupported(cmd, mark, stripped)
+                return
+            self.state.hostname = stripped.splitlines()[0].strip()
+            self.state.at("hostname", start, stripped)
+            return
+        m = re.match(r"^(?:sudo\s+)?mlnx_qos\s+(.*)$", cmd)
+        if m:
+            ifname = _opt(m.group(1), "-i", "--interface")
+            if not ifname:
+                self.state.warn(f"mlnx_qos command without -i: {cmd}", mark)
+                return
+            self.mlnx_qos_output(ifname, lines, start, cmd)
+            return
+        m = re.match(r"^ip\s+(?:-j\s+|-json\s+|-d\s+)*link\s+show\s+(?:dev\s+)?(\S+)", cmd)
+        if m:
+            self.ip_link(m.group(1), out, start, cmd)
+            return
+        m = re.match(r"^(?:sudo\s+)?ethtool\s+(?:-a|--show-pause)\s+(\S+)", cmd)
+        if m:
+            self.ethtool_pause(m.group(1), lines, start, cmd)
+            return
+        m = re.match(r"^ls\s+(?:-1\s+)?(\S+)$", cmd)
+        if m and _IB_DIR.search(m.group(1)):
+            ifname = _IB_DIR.search(m.group(1)).group(1)  # type: ignore[union-attr]
+            if _FAIL.search(stripped) or not stripped:
+                self.unsupported(cmd, mark, stripped or "no RDMA device listed")
+                return
+            devs = stripped.split()
+            self.link_device(devs[0], ifname, start, devs[0])
+            if len(devs) > 1:
+                self.state.warn(f"{ifname}: several RDMA devices {devs}; using {devs[0]}", start)
+            return
+        m = re.match(r"^(?:sudo\s+)?cat\s+(\S+)$", cmd)
+        if m:
+            path = m.group(1)
+            if _FAIL.search(stripped) or not stripped:
+                self.unsupported(f"cat {path}", mark, stripped or "empty output")
+                return
+            if not self.sysfs_value(path, stripped.splitlines()[-1].strip(), start, stripped):
+                if _RELEVANT.search(path):
+                    self.state.warn(f"output of {cmd!r} is not read by roceconf", mark)
+            return
+        m = re.match(r"^(?:sudo\s+)?cma_roce_tos\s+(.*)$", cmd)
+        if m:
+            self.cma_roce_tos(m.group(1), out, start, stripped)
+            return
+        if re.match(r"^(?:sudo\s+)?ibdev2netdev", cmd):
+            for k, ln in enumerate(lines):
+                mm = re.match(r"^\s*(\S+)\s+port\s+\d+\s+==>\s+(\S+)", ln)
+                if mm:
+                    self.link_device(mm.group(1), mm.group(2), start + k, ln.strip())
+            return
+        if re.match(r"^(?:sudo\s+)?show_gids", cmd):
+            for k, ln in enumerate(lines):
+                cols = ln.split()
+                if len(cols) >= 5 and re.match(r"^\S+_\d+$", cols[0]) and cols[1].isdigit():
+                    nd = cols[-1]
+                    if not re.match(r"^v\d$", nd) and nd not in self.ports_linked(cols[0]):
+                        self.link_device(cols[0], nd, start + k, ln.strip())
+            return
+        if re.match(r"^rdma\s+(?:-j\s+)?link(\s+show)?", cmd):
+            self.rdma_link(out, start, cmd)
+            return
+        if _FAIL.search(stripped):
+            self.unsupported(cmd, mark, stripped)
+            return
+        if _RELEVANT.search(cmd):
+            self.state.warn(f"output of {cmd!r} is not read by roceconf", mark)
+
+    def ports_linked(self, dev: str) -> list[str]:
+        return [self.dev_port[dev]] if dev in self.dev_port else []
+
+    def rdma_link(self, out: str, start: int, cmd: str) -> None:
+        text = out.strip()
+        if text.startswith("["):
+            try:
+                data = json.loads(text)
+            except ValueError:
+                self.state.warn(f"{cmd}: not JSON", start)
+                return
+            for item in data if isinstance(data, list) else []:
+                if isinstance(item, dict) and item.get("ifname") and item.get("netdev"):
+                    self.link_device(str(item["ifname"]), str(item["netdev"]), start, json.dumps(item))
+            return
+        for k, ln in enumerate(out.splitlines()):
+            mm = re.search(r"link\s+([^/\s]+)/\d+\s.*\bnetdev\s+(\S+)", ln)
+            if mm:
+                self.link_device(mm.group(1), mm.group(2), start + k, ln.strip())
+
+    def ip_link(self, ifname: str, out: str, start: int, cmd: str) -> None:
+        text = out.strip()
+        if _FAIL.search(text) or not text:
+            self.unsupported(cmd, start - 1, text or "empty output")
+            return
+        mtu = None
+        if text.startswith("["):
+            try:
+                data = json.loads(text)
+                if isinstance(data, list) and data and isinstance(data[0], dict) and "mtu" in data[0]:
+                    mtu = int(data[0]["mtu"])
+            except (ValueError, TypeError):
+                self.state.warn(f"{cmd}: output is not the expected JSON", start)
+                return
+        else:
+            mm = re.search(r"\bmtu (\d+)", text)
+            mtu = int(mm.group(1)) if mm else None
+        p = self.port(ifname, start, text[:200])
+        if mtu is not None:
+            p.itf.mtu = mtu
+            self.state.at(f"interfaces.{ifname}.mtu", start, text[:200])
+
+    def ethtool_pause(self, ifname: str, lines: list[str], start: int, cmd: str) -> None:
+        text = "\n".join(lines).strip()
+        if _FAIL.search(text) or not text:
+            self.unsupported(cmd, start - 1, text or "empty output")
+            return
+        rx = tx = None
+        where: list[int] = []
+        for k, ln in enumerate(lines):
+            mm = re.match(r"^\s*(RX|TX):\s*(on|off)\s*$", ln)
+            if mm:
+                if mm.group(1) == "RX":
+                    rx = mm.group(2) == "on"
+                else:
+                    tx = mm.group(2) == "on"
+                where.append(start + k)
+        p = self.port(ifname, start, text[:200])
+        if rx is None and tx is None:
+            return
+        p.itf.link_pause = bool(rx) or bool(tx)
+        self.state.at(f"interfaces.{ifname}.link_pause", where, text[:200])
+
+    def mlnx_qos_output(self, ifname: str, lines: list[str], start: int, cmd: str) -> None:
+        text = "\n".join(lines)
+        p = self.port(ifname, start - 1, cmd)
+        if not text.strip():
+            self.unsupported(cmd, start - 1, "empty output")
+            return
+        section = ""
+        pfc_seen = False
+        tc_rows: dict[int, tuple[str, int | None]] = {}
+        tc_prios: dict[int, list[int]] = {}
+        tc_lines: dict[int, int] = {}
+        cur_tc: int | None = None
+        for k, raw in enumerate(lines):
+            n = start + k
+            ln = raw.strip()
+            if not ln:
+                continue
+            if "WARNING: lldpad" in ln:
+                self.state.warn(f"{ifname}: lldpad is running and may overwrite the NIC settings", n, code="DCBX")
+                continue
+            if ln.startswith("DCBX mode:"):
+                if "firmware" in ln.lower():
+                    self.state.warn(
+                        f"{ifname}: DCBX is firmware controlled; the switch may override PFC/ETS", n, code="DCBX"
+                    )
+                continue
+            if "Priority trust state is not supported" in ln:
+                self.unsupported(f"{ifname} trust", n, ln)
+                continue
+            if "ETS features are not supported" in ln:
+                self.unsupported(f"{ifname} PFC/ETS", n, ln)
+                continue
+            mm = re.match(r"^Priority trust state:\s*(\S+)", ln)
+            if mm:
+                t = mm.group(1)
+                if t in ("dscp", "pcp"):
+                    p.itf.trust = t  # type: ignore[assignment]
+                    self.state.at(f"interfaces.{ifname}.trust", n, ln)
+                section = ""
+                continue
+            if ln.startswith("dscp2prio mapping"):
+                section = "dscp"
+                p.map_seen = True
+                continue
+            if ln.startswith("default priority"):
+                section = "default"
+                continue
+            mm = re.match(r"^prio:\s*(\d)\s+dscp:\s*([\d,\s]*)$", ln)
+            if mm and section == "dscp":
+                pr = int(mm.group(1))
+                for tok in mm.group(2).split(","):
+                    tok = tok.strip()
+                    if tok.isdigit() and 0 <= int(tok) <= 63:
+                        p.map[str(int(tok))] = pr
+                        p.map_lines[str(int(tok))] = n
+                continue
+            if re.match(r"^prio:\s*\d$", ln) and section == "default":
+                continue
+            if ln.startswith(("Receive buffer size", "Cable len", "Buffers commands", "Rate limit is not")):
+                section = ""
+                continue
+            if ln.startswith("PFC configuration"):
+                section = "pfc"
+                continue
+            if section == "pfc" and ln.startswith("enabled"):
+                vals = _ints(ln.split(None, 1)[1] if " " in ln or "\t" in ln else "", sep=r"[\s,]+")
+                if vals is not None and len(vals) == 8 and all(v in (0, 1) for v in vals):
+                    on = [i for i, v in enumerate(vals) if v]
+                    p.itf.pfc = Pfc(enabled=bool(on), no_drop=on)
+                    self.state.at(f"interfaces.{ifname}.pfc", n, ln)
+                    pfc_seen = True
+                else:
+                    self.state.warn(f"{ifname}: unreadable PFC row {ln!r}", n)
+                continue
+            if section == "pfc" and (ln.startswith("priority") or ln.startswith("buffer")):
+                continue
+            mm = re.match(r"^(?:tc:\s*(\d)\s+)?(?:ratelimit:[^,]*,\s*)?tsa:\s*(\w+)(?:,\s*bw:\s*(\d+)%)?", ln)
+            if mm and (mm.group(1) is not None or "tsa:" in ln):
+                section = "tc"
+                if mm.group(1) is None:
+                    self.state.warn(f"{ifname}: TC line without a TC number: {ln!r}", n)
+                    cur_tc = None
+                    continue
+                cur_tc = int(mm.group(1))
+                tc_rows[cur_tc] = (mm.group(2), int(mm.group(3)) if mm.group(3) else None)
+                tc_lines[cur_tc] = n
+                tc_prios.setdefault(cur_tc, [])
+                continue
+            mm = re.match(r"^priority:\s*([\d\s]+)$", ln)
+            if mm and section == "tc":
+                if cur_tc is not None:
+                    tc_prios[cur_tc].extend(int(x) for x in mm.group(1).split())
+                continue
+            if _FAIL.search(ln):
+                self.unsupported(cmd, n, ln)
+                continue
+            if section == "dscp" and ln.startswith("prio:"):
+                self.state.warn(f"{ifname}: unreadable dscp2prio line {ln!r}", n)
+                continue
+            self.state.warn(f"{ifname}: unrecognised mlnx_qos output line {ln[:80]!r}", n)
+        used = {tc: prios for tc, prios in tc_prios.items() if prios}
+        if used:
+            self.set_scheduling(ifname, p, tc_rows, used, start, text[:200], lines_by_tc=tc_lines)
+        if not pfc_seen and not used and p.itf.trust is None:
+            self.state.warn(f"{cmd}: no trust, PFC or ETS information found", start - 1, code="UNSUPPORTED")
+
+    # ---- fold
+    def finish(self) -> DeviceState:
+        st = self.state
+        for dev, (tos, n, _text) in self.dev_tos.items():
+            ifname = self.dev_port.get(dev)
+            if ifname is None:
+                st.warn(
+                    f"default_roce_tos {tos} of RDMA device {dev}: no interface known for {dev} "
+                    "(add `ls /sys/class/net/<if>/device/infiniband` to the read-back)",
+                    n,
+                )
+                continue
+            p = self.ports[ifname]
+            p.rdma["roce_tos"] = tos
+            p.rdma_lines.setdefault("roce_tos", []).append(n)
+        maps: dict[str, dict[str, int]] = {}
+        for name in sorted(self.ports, key=natural_key):
+            p = self.ports[name]
+            itf = p.itf
+            for side, vals, lines in (("dcqcn_np", p.np, p.np_lines), ("dcqcn_rp", p.rp, p.rp_lines)):
+                if not vals:
+                    continue
+                if len(vals) == 8:
+                    p.rdma[side] = sorted(k for k, v in vals.items() if v)
+                    p.rdma_lines[side] = lines
+                else:
+                    st.warn(
+                        f"{name}: {side} known for priorities {sorted(vals)} only; left unknown",
+                        lines[0] if lines else None,
+                    )
+            if p.rdma:
+                itf.rdma = NicRdma(**p.rdma)
+                for key, lines in p.rdma_lines.items():
+                    st.at(f"interfaces.{name}.rdma.{key}", [x for x in lines if x] or None)
+            if p.map:
+                maps[name] = dict(sorted(p.map.items(), key=lambda kv: int(kv[0])))
+            st.interfaces[name] = itf
+        if maps:
+            counts = Counter(json.dumps(m, sort_keys=True) for m in maps.values())
+            best = max(counts.values())
+            host = next(m for m in maps.values() if counts[json.dumps(m, sort_keys=True)] == best)
+            st.dscp_to_tc = dict(host)
+            for name, m in maps.items():
+                lines = self.ports[name].map_lines
+                if m == host:
+                    for d in m:
+                        st.at(f"dscp_to_tc.{d}", lines.get(d))
+                else:
+                    st.interfaces[name].dscp_to_tc = m
+                    st.at(f"interfaces.{name}.dscp_to_tc", sorted(set(lines.values())) or None)
+        return st
+
+
+def _int(value: str) -> int | None:
+    try:
+        return int(str(value).strip(), 0)
+    except ValueError:
+        return None
+
+
+def _ints(text: str | None, sep: str = r"\s*,\s*") -> list[int] | None:
+    if text is None:
+        return None
+    parts = [x for x in re.split(sep, text.strip()) if x != ""]
+    try:
+        return [int(x) for x in parts]
+    except ValueError:
+        return None
+
+
+def _opt(argstr: str, *names: str) -> str | None:
+    try:
+        args = shlex.split(argstr)
+    except ValueError:
+        args = argstr.split()
+    for i, a in enumerate(args):
+        if a in names and i + 1 < len(args):
+            return args[i + 1]
+        for nm in names:
+            if nm.startswith("--") and a.startswith(nm + "="):
+                return a.split("=", 1)[1]
+    return None
+
+
+def parse(text: str) -> DeviceState:
+    """Parse a rendered script or a read-back bundle. Never raises."""
+    parser = _Parser()
+    try:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        parts = split_outputs(text)
+        if parts:
+            parser.parse_bundle(parts)
+        else:
+            parser.parse_script(text.split("\n"))
+        return parser.finish()
+    except Exception as exc:  # noqa: BLE001 - a parser never raises
+        st = DeviceState(platform=NAME)
+        st.warn(f"internal parser error: {type(exc).__name__}: {exc}")
+        return st
+
+
+# --------------------------------------------------------------------------- read-back and lab
+def readback_commands(desired: DeviceState) -> list[str]:
+    """Commands the live collector runs for the ports and RDMA devices in the desired state."""
+    cmds = ["hostname -s"]
+    for name in sorted(desired.interfaces, key=natural_key):
+        itf = desired.interfaces[name]
+        cmds += [f"mlnx_qos -i {name}", f"ip -j link show dev {name}", f"ethtool -a {name}"]
+        r = itf.rdma
+        if r is None:
+            continue
+        if r.device:
+            cmds.append(f"ls /sys/class/net/{name}/device/infiniband")
+        if r.dcqcn_np is not None:
+            cmds += [f"cat /sys/class/net/{name}/ecn/roce_np/enable/{p}" for p in PRIOS]
+        if r.dcqcn_rp is not None:
+            cmds += [f"cat /sys/class/net/{name}/ecn/roce_rp/enable/{p}" for p in PRIOS]
+        if r.cnp_dscp is not None:
+            cmds.append(f"cat /sys/class/net/{name}/ecn/roce_np/cnp_dscp")
+        if r.cnp_priority is not None:
+            cmds.append(f"cat /sys/class/net/{name}/ecn/roce_np/cnp_802p_prio")
+        if r.device and r.roce_tos is not None:
+            cmds.append(f"cat /sys/kernel/config/rdma_cm/{r.device}/ports/1/default_roce_tos")
+    return cmds
+
+
+def _mlnx_qos_text(state: DeviceState, itf: Interface) -> str:
+    out = ["DCBX mode: OS controlled"]
+    if itf.trust in ("dscp", "pcp"):
+        out.append(f"Priority trust state: {itf.trust}")
+    else:
+        out = ["Priority trust state is not supported on your system", *out, "Priority trust state: none"]
+    if itf.trust == "dscp":
+        out.append("dscp2prio mapping:")
+        by: dict[int, list[int]] = {}
+        for d, p in dscp_pairs(itf, state):
+            by.setdefault(p, []).append(d)
+        for p in PRIOS:
+            s = "".join(f"{d:02d}," for d in sorted(by.get(p, []), reverse=True))
+            while s:
+                out.append(f"\tprio:{p} dscp:{s[:24]}")
+                s = s[24:]
+    out.append("default priority:")
+    out.append("Cable len: 7")
+    if itf.pfc.no_drop is not None or itf.pfc.enabled is False:
+        nd = itf.pfc.no_drop or []
+        out.append("PFC configuration:")
+        out.append("\tpriority    0   1   2   3   4   5   6   7")
+        out.append("\tenabled     " + "".join(f"{1 if p in nd else 0}   " for p in PRIOS))
+    lists = ets_lists(itf.scheduling)
+    if lists is not None:
+        mapping = [int(x) for x in lists[0].split(",")]
+        for tc in sorted(set(mapping)):
+            sch = itf.scheduling[str(tc)]
+            tsa = "strict" if sch.mode == "strict" else f"ets, bw: {sch.bandwidth_percent}%"
+            out.append(f"tc: {tc} ratelimit: unlimited, tsa: {tsa}")
+            out += [f"\t priority:  {p}" for p in PRIOS if mapping[p] == tc]
+    return "\n".join(out) + "\n"
+
+
+def simulate(state: DeviceState, command: str) -> str | None:
+    """What the real tool prints for ``command`` on a host configured as ``state``."""
+    cmd = command.strip()
+    if re.fullmatch(r"hostname(\s+-s)?", cmd):
+        return f"{state.hostname}\n" if state.hostname else "\n"
+    m = re.fullmatch(r"mlnx_qos -i (\S+)", cmd)
+    if m:
+        itf = state.interfaces.get(m.group(1))
+        return None if itf is None else _mlnx_qos_text(state, itf)
+    m = re.fullmatch(r"ip -j link show dev (\S+)", cmd)
+    if m:
+        itf = state.interfaces.get(m.group(1))
+        if itf is None:
+            return f'Device "{m.group(1)}" does not exist.\n'
+        obj: dict[str, Any] = {"ifindex": 2, "ifname": m.group(1), "flags": ["BROADCAST", "MULTICAST", "UP"]}
+        if itf.mtu is not None:
+            obj["mtu"] = itf.mtu
+        obj.update({"qdisc": "mq", "operstate": "UP", "link_type": "ether"})
+        return json.dumps([obj]) + "\n"
+    m = re.fullmatch(r"ethtool -a (\S+)", cmd)
+    if m:
+        itf = state.interfaces.get(m.group(1))
+        if itf is None:
+            return None
+        if itf.link_pause is None:
+            return "Cannot get device pause settings: Operation not supported\n"
+        v = "on" if itf.link_pause else "off"
+        return f"Pause parameters for {m.group(1)}:\nAutonegotiate:\toff\nRX:\t\t{v}\nTX:\t\t{v}\n"
+    m = re.fullmatch(r"ls /sys/class/net/(\S+)/device/infiniband", cmd)
+    if m:
+        itf = state.interfaces.get(m.group(1))
+        if itf is None or itf.rdma is None or not itf.rdma.device:
+            return f"ls: cannot access '/sys/class/net/{m.group(1)}/device/infiniband': No such file or directory\n"
+        return itf.rdma.device + "\n"
+    m = re.fullmatch(r"cat (\S+)", cmd)
+    if m:
+        return _simulate_cat(state, m.group(1))
+    return None
+
+
+def _simulate_cat(state: DeviceState, path: str) -> str | None:
+    missing = f"cat: {path}: No such file or directory\n"
+    m = _SYSFS_ENABLE.search(path)
+    if m:
+        itf = state.interfaces.get(m.group(1))
+        r = itf.rdma if itf else None
+        vals = (r.dcqcn_np if m.group(2) == "np" else r.dcqcn_rp) if r else None
+        if vals is None:
+            return missing
+        return ("1" if int(m.group(3)) in vals else "0") + "\n"
+    m = _SYSFS_CNP.search(path)
+    if m:
+        itf = state.interfaces.get(m.group(1))
+        r = itf.rdma if itf else None
+        v = (r.cnp_dscp if m.group(2) == "cnp_dscp" else r.cnp_priority) if r else None
+        return missing if v is None else f"{v}\n"
+    m = _CONFIGFS_TOS.search(path)
+    if m:
+        for itf in state.interfaces.values():
+            if itf.rdma and itf.rdma.device == m.group(1) and itf.rdma.roce_tos is not None:
+                return f"{itf.rdma.roce_tos}\n"
+        return missing
+    return None
+
+
+PLATFORM = Platform(
+    name=NAME,
+    kind="nic",
+    title="NVIDIA ConnectX-6/7 (mlx5, mlnx_qos)",
+    extension="sh",
+    capabilities=Capabilities(
+        min_mtu=Fact(68, "mlx5 netdev minmtu as reported by `ip -d link show` on ConnectX ports"),
+        max_mtu=Fact(9978, "mlx5 netdev maxmtu as reported by `ip -d link show` on ConnectX-5/6/7 ports"),
+        max_lossless_priorities=Fact(
+            8, "mlnx_qos --pfc takes one enable bit for each of the 8 priorities (Mellanox/mlnx-tools)"
+        ),
+        per_port=frozenset({"mtu", "trust", "pfc", "link_pause", "scheduling"}),
+        ecn=False,
+        scheduling=True,
+        notes=(
+            "ECN marking is a switch function; the NIC side is DCQCN (rdma.dcqcn_rp / dcqcn_np).",
+            "DCQCN per-priority enables and CNP settings use MLNX_OFED sysfs (ecn/roce_np, ecn/roce_rp).",
+            "Changing the PFC mask makes mlx5 toggle the port link.",
+        ),
+    ),
+    parse=parse,
+    filters=FILTERS,
+    readback_commands=readback_commands,
+    simulate=simulate,
+)
