@@ -604,12 +604,16 @@ class _Parser:
             if not ln:
                 continue
             if "WARNING: lldpad" in ln:
-                self.state.warn(f"{ifname}: lldpad is running and may overwrite the NIC settings", n, code="DCBX")
+                self.state.warn(
+                    f"{ifname}: lldpad is running and may overwrite the NIC settings", n, code="DCBX"
+                )
                 continue
             if ln.startswith("DCBX mode:"):
                 if "firmware" in ln.lower():
                     self.state.warn(
-                        f"{ifname}: DCBX is firmware controlled; the switch may override PFC/ETS", n, code="DCBX"
+                        f"{ifname}: DCBX is firmware controlled; the switch may override PFC/ETS",
+                        n,
+                        code="DCBX",
                     )
                 continue
             if "Priority trust state is not supported" in ln:
