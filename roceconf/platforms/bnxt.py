@@ -1,0 +1,409 @@
+"""Broadcom Thor / Thor2 host NIC (bnxt_en + bnxt_re): iproute2 ``dcb`` plus bnxt_re configfs.
+
+QoS is programmed with iproute2 ``dcb`` (the dcb engine lives in :mod:`roceconf.platforms.linux_dcb`);
+congestion control with the bnxt_re configfs ``/sys/kernel/config/bnxt_re/<dev>/ports/1/cc/``.
+
+bnxt_re requires a fixed traffic-class layout (bnxt_re README "DCB Settings"): TC0 L2, **TC1 RoCE**,
+**TC2 CNP** (+L2), TC3..7 L2. roceconf keys scheduling by priority (priority N == "TC N"), so the
+template renders ``prio-tc`` with the RoCE priority on TC1 and the CNP priority on TC2, and the parser
+maps every hardware TC back to the lowest priority mapped to it (TC1 -> the RoCE priority, ...).
+
+configfs values print as C ``%#x`` (``0x1a``; zero prints ``0``) and several stores parse ``%x``, so the
+script always writes hex with a ``0x`` prefix (``printf '0x%x'``). Nothing takes effect until ``apply``:
+values written after the last ``apply`` are reported as not applied and stay unknown.
+
+State mapping: ``rdma.cnp_dscp`` / ``rdma.cnp_priority`` = cc ``cnp_dscp`` / ``cnp_prio``;
+``rdma.dcqcn_rp`` = ``rdma.dcqcn_np`` = ``[roce_prio]`` when ``ecn_enable`` is 1 (``[]`` when 0; bnxt has a
+single switch for both); ``rdma.roce_tos`` from RDMA-CM configfs (cc ``roce_dscp`` is checked against it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from roceconf.platforms import linux_dcb as dcb
+from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.state import DeviceState, Interface
+
+NAME = "bnxt"
+CC_ROOT = "/sys/kernel/config/bnxt_re"
+#: cc attributes roceconf writes, in the order bnxt_setupcc.sh writes them (apply last).
+CC_ATTRS = (
+    "ecn_enable",
+    "ecn_marking",
+    "cc_mode",
+    "roce_prio",
+    "cnp_prio",
+    "roce_dscp",
+    "cnp_dscp",
+    "disable_prio_vlan_tx",
+)
+ROCE_V2_PORT = 4791
+
+_CC_PATH = re.compile(r"/sys/kernel/config/bnxt_re/([^/\s\"']+)/ports/(\d+)/cc/?([A-Za-z_]*)")
+
+
+def cc_dir(dev: str) -> str:
+    return f"{CC_ROOT}/{dev}/ports/1/cc"
+
+
+def c_hex(v: int) -> str:
+    """C printf('%#x'): 26 -> '0x1a', 0 -> '0'."""
+    return "0" if v == 0 else f"{v:#x}"
+
+
+# --------------------------------------------------------------------------- what the state asks for
+def roce_prio(itf: Interface) -> int | None:
+    if itf.rdma is not None and itf.rdma.dcqcn_rp:
+        return itf.rdma.dcqcn_rp[0]
+    if itf.pfc.no_drop and len(itf.pfc.no_drop) == 1:
+        return itf.pfc.no_drop[0]
+    return None
+
+
+def bnxt_prio_tc(itf: Interface) -> dict[int, int]:
+    """roceconf key (priority) -> bnxt TC: RoCE priority on TC1, CNP priority on TC2, 0 on TC0, rest TC3.."""
+    keys = sorted(int(k) for k in itf.scheduling)
+    roce = roce_prio(itf)
+    cnp = itf.rdma.cnp_priority if itf.rdma is not None else None
+    out: dict[int, int] = {}
+    nxt = 3
+    for k in keys:
+        if k == roce:
+            out[k] = 1
+        elif k == cnp:
+            out[k] = 2
+        elif k == 0:
+            out[k] = 0
+        else:
+            out[k] = min(nxt, 7)
+            nxt += 1
+    return out
+
+
+def app_entries(itf: Interface, state: DeviceState) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(DSCP entries with the CNP DSCP last, dgram-port entries)."""
+    dscp = dcb.effective_dscp(itf, state)
+    cnp = None
+    if itf.rdma is not None and itf.rdma.cnp_dscp is not None:
+        cnp = next((e for e in dscp if e[0] == itf.rdma.cnp_dscp), None)
+    if cnp is not None:
+        dscp = [e for e in dscp if e != cnp] + [cnp]
+    r = roce_prio(itf)
+    dgram = [(ROCE_V2_PORT, r)] if r is not None and itf.trust is not None else []
+    return dscp, dgram
+
+
+def cc_values(itf: Interface) -> list[tuple[str, int, str]]:
+    """[(attr, value, comment)] for the cc configfs, from the state (None -> not written)."""
+    rd = itf.rdma
+    if rd is None or not rd.device:
+        return []
+    out: list[tuple[str, int, str]] = []
+    if rd.dcqcn_rp is not None:
+        on = 1 if rd.dcqcn_rp else 0
+        out.append(("ecn_enable", on, "DCQCN on" if on else "DCQCN off"))
+        out.append(("ecn_marking", on, "NIC marks RoCE packets ECT" if on else "no ECT marking"))
+        if on:
+            out.append(("cc_mode", 1, "DCQCN-P on Thor (configfs.c mode_name_p5)"))
+    r = roce_prio(itf)
+    if r is not None and (rd.dcqcn_rp is not None or rd.roce_tos is not None):
+        out.append(("roce_prio", r, "RoCE priority"))
+    if rd.cnp_priority is not None:
+        out.append(("cnp_prio", rd.cnp_priority, "CNP priority"))
+    if rd.roce_tos is not None:
+        out.append(("roce_dscp", rd.roce_tos >> 2, "RoCE DSCP"))
+    if rd.cnp_dscp is not None:
+        out.append(("cnp_dscp", rd.cnp_dscp, "CNP DSCP"))
+    if itf.trust in ("dscp", "pcp"):
+        v = 1 if itf.trust == "dscp" else 0
+        out.append(
+            (
+                "disable_prio_vlan_tx",
+                v,
+                "no VLAN 0 priority tag (DSCP-based PFC)" if v else "VLAN 0 priority tag (PCP-based PFC)",
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- parser
+class BnxtParser(dcb.HostParser):
+    platform = NAME
+    identity_prio_tc = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cc: dict[str, dict[str, tuple[int, int | None, str]]] = {}
+        self.pending: dict[str, dict[str, tuple[int, int | None, str]]] = {}
+        self.cc_var: str | None = None
+        self.cwd_dev: str | None = None
+        self.hw_dump: set[str] = set()
+
+    # -- bundle: cat of cc files or of 'apply' (the HW dump)
+    def extra_bundle(self, cmd: str, argv: list[str], start: int, out: str) -> bool:
+        m = _CC_PATH.search(cmd)
+        if argv[0] != "cat" or not m:
+            return False
+        dev, attr = m.group(1), m.group(3)
+        first = out.strip().split("\n", 1)[0].strip() if out.strip() else ""
+        if attr == "apply":
+            self._apply_dump(dev, start, out)
+            return True
+        v = dcb._int(first, 0, 0xFFFF)
+        if v is None:
+            self.state.warn(f"{cmd}: unreadable value {first[:40]!r}", start)
+            return True
+        self.cc.setdefault(dev, {})[attr] = (v, start, f"{attr} = {first}")
+        return True
+
+    def _apply_dump(self, dev: str, start: int, out: str) -> None:
+        got = self.cc.setdefault(dev, {})
+        found = False
+        for n, line in enumerate(out.split("\n"), start=start):
+            m = re.match(r"^\s*([a-z .()0-9_-]+?)\s*\(([a-z_0-9]+)\)\s*:\s*(\S+)", line)
+            if m and not m.group(1).startswith("slave"):
+                attr, val = m.group(2), m.group(3)
+                if attr == "ecn_enable":
+                    got[attr] = (1 if val == "Enabled" else 0, n, line.strip())
+                elif attr in ("roce_prio", "roce_dscp", "cnp_prio", "cnp_dscp"):
+                    iv = dcb._int(val, 0, 63)
+                    if iv is not None:
+                        got[attr] = (iv, n, line.strip())
+                found = True
+            m2 = re.match(r"^\s*send priority vlan \(VLAN 0\)\s*:\s*(Enabled|Disabled)", line)
+            if m2:
+                got["disable_prio_vlan_tx"] = (0 if m2.group(1) == "Enabled" else 1, n, line.strip())
+        if found:
+            self.hw_dump.add(dev)
+        else:
+            self.state.warn(f"cat {cc_dir(dev)}/apply: no congestion-control settings in output", start)
+
+    # -- script: CC=..., printf/echo writes, cd, mkdir
+    def extra_script(self, line: str, n: int, raw: str) -> bool:
+        m = re.match(r"^(?:export\s+)?CC=[\"']?(\S+?)[\"']?$", line)
+        if m:
+            pm = _CC_PATH.search(m.group(1))
+            if pm:
+                self.cc_var = pm.group(1)
+                return True
+        if line.startswith("cd "):
+            pm = _CC_PATH.search(line)
+            self.cwd_dev = pm.group(1) if pm else None
+            return bool(pm)
+        if re.match(r"^(mkdir|rmdir)\b.*/sys/kernel/config/bnxt_re\b", line):
+            return True
+        w = re.match(r"^(printf|echo)\s+(.*?)\s*>\s*(\S+)", line)
+        if not w:
+            return False
+        target = w.group(3).strip("\"'")
+        dev = attr = None
+        pm = _CC_PATH.search(target)
+        if pm:
+            dev, attr = pm.group(1), pm.group(3)
+        elif target.startswith(("$CC/", "${CC}/")) and self.cc_var:
+            dev, attr = self.cc_var, target.split("/", 1)[1]
+        elif "/" not in target and self.cwd_dev and re.fullmatch(r"[a-z_]+", target):
+            dev, attr = self.cwd_dev, target
+        if dev is None or not attr:
+            return False
+        args = [a.strip("\"'") for a in w.group(2).split()]
+        if w.group(1) == "printf":
+            # printf '0x%x' VALUE: VALUE is a shell number (decimal, or 0x.. hex)
+            if len(args) < 2 or "%x" not in args[0]:
+                self.state.warn(f"configfs write not understood: {line[:120]}", n)
+                return True
+            v = dcb._int(args[1], 0, 0xFFFF)
+        else:
+            vals = [a for a in args if a not in ("-n", "-e")]
+            if not vals:
+                return False
+            tok = vals[0]
+            if not tok.lower().startswith("0x"):
+                self.state.warn(
+                    f"{attr} written as {tok!r} without 0x: the driver parses it as hex (0x{tok})",
+                    n,
+                    code="HEX",
+                )
+            try:
+                v = int(tok, 16)
+            except ValueError:
+                v = None
+        if v is None:
+            self.state.warn(f"configfs value not understood: {line[:120]}", n)
+            return True
+        if attr == "apply":
+            if v == 1:
+                self.cc.setdefault(dev, {}).update(self.pending.pop(dev, {}))
+            return True
+        self.pending.setdefault(dev, {})[attr] = (v, n, raw.strip())
+        return True
+
+    # -- per port: rdma cc fields and bnxt checks
+    def finish_port(self, name: str, p: dcb.RawPort, itf: Interface) -> None:
+        st = self.state
+        base = f"interfaces.{name}"
+        dev = p.rdma_dev
+        cc = self.cc.get(dev or "", {})
+        if dev and itf.rdma is not None and cc:
+            rd = itf.rdma
+            if "cnp_prio" in cc:
+                rd.cnp_priority = cc["cnp_prio"][0] & 7
+                st.at(f"{base}.rdma", cc["cnp_prio"][1], cc["cnp_prio"][2])
+            if "cnp_dscp" in cc:
+                rd.cnp_dscp = cc["cnp_dscp"][0] & 0x3F
+                st.at(f"{base}.rdma", cc["cnp_dscp"][1], cc["cnp_dscp"][2])
+            if "ecn_enable" in cc:
+                st.at(f"{base}.rdma", cc["ecn_enable"][1], cc["ecn_enable"][2])
+                if cc["ecn_enable"][0]:
+                    if "roce_prio" in cc:
+                        rd.dcqcn_rp = rd.dcqcn_np = [cc["roce_prio"][0] & 7]
+                    else:
+                        st.warn(
+                            f"{dev}: congestion control on, but roce_prio unknown",
+                            cc["ecn_enable"][1],
+                            code="PARTIAL",
+                        )
+                    if "ecn_marking" in cc and not cc["ecn_marking"][0]:
+                        st.warn(
+                            f"{dev}: ecn_enable is on but ecn_marking is 0 (RoCE packets not ECT)",
+                            cc["ecn_marking"][1],
+                            code="ECN_MARKING",
+                        )
+                else:
+                    rd.dcqcn_rp, rd.dcqcn_np = [], []
+            if "roce_dscp" in cc and rd.roce_tos is not None and cc["roce_dscp"][0] != rd.roce_tos >> 2:
+                st.warn(
+                    f"{dev}: cc roce_dscp {cc['roce_dscp'][0]} differs from RDMA-CM TOS {rd.roce_tos} "
+                    f"(DSCP {rd.roce_tos >> 2})",
+                    cc["roce_dscp"][1],
+                    code="MISMATCH",
+                )
+            if itf.trust == "dscp" and cc.get("disable_prio_vlan_tx", (1,))[0] == 0:
+                st.warn(
+                    f"{dev}: DSCP trust but disable_prio_vlan_tx is 0 (RoCE frames carry a VLAN 0 tag)",
+                    cc["disable_prio_vlan_tx"][1],
+                    code="VLAN_TAG",
+                )
+        if dev and dev in self.pending and self.pending[dev]:
+            first = min((v[1] for v in self.pending[dev].values() if v[1] is not None), default=None)
+            st.warn(
+                f"{dev}: {', '.join(sorted(self.pending[dev]))} written but not applied "
+                f"(echo -n 0x1 > apply); ignored",
+                first,
+                code="NOT_APPLIED",
+            )
+        # bnxt_re TC layout checks
+        line = self._first(p, "scheduling")
+        roce = cc.get("roce_prio", (None,))[0] if cc else None
+        if roce is None:
+            roce = next((pr for port, pr in p.app_dgram if port == ROCE_V2_PORT), None)
+        if p.prio_tc and roce is not None and p.prio_tc.get(roce) not in (None, 1):
+            st.warn(
+                f"{name}: RoCE priority {roce} is on TC{p.prio_tc.get(roce)}; bnxt_re needs it on TC1",
+                line,
+                code="BNXT_TC",
+            )
+        cnp = itf.rdma.cnp_priority if itf.rdma is not None else None
+        if p.prio_tc and cnp is not None and p.prio_tc.get(cnp) not in (None, 2):
+            st.warn(
+                f"{name}: CNP priority {cnp} is on TC{p.prio_tc.get(cnp)}; bnxt_re needs it on TC2",
+                line,
+                code="BNXT_TC",
+            )
+        if p.app_dscp is not None:
+            rv2 = [pr for port, pr in p.app_dgram if port == ROCE_V2_PORT]
+            if not rv2:
+                st.warn(
+                    f"{name}: no RoCE v2 APP entry (dgram-port-prio {ROCE_V2_PORT}:<prio>)",
+                    self._first(p, "app"),
+                    code="MISSING",
+                )
+            elif itf.pfc.no_drop is not None and rv2[0] not in itf.pfc.no_drop:
+                st.warn(
+                    f"{name}: RoCE v2 APP priority {rv2[0]} has no PFC", self._first(p, "app"), code="LOSSY"
+                )
+
+    def finish_device(self) -> None:
+        used = {p.rdma_dev for p in self.ports.values() if p.rdma_dev}
+        for dev in sorted(set(self.cc) | set(self.pending)):
+            if dev not in used:
+                self.state.warn(
+                    f"bnxt_re configfs settings for {dev}, which is not tied to any interface",
+                    code="UNDEFINED",
+                )
+
+
+def parse(text: str) -> DeviceState:
+    return BnxtParser().run(text)
+
+
+# --------------------------------------------------------------------------- read-back / simulation
+def readback_commands(desired: DeviceState) -> list[str]:
+    cmds = dcb.base_readback(desired)
+    for _name, itf in dcb.sorted_ports(desired):
+        rd = itf.rdma
+        if rd is None or not rd.device:
+            continue
+        attrs: list[str] = []
+        if rd.dcqcn_rp is not None:
+            attrs += ["ecn_enable", "ecn_marking", "roce_prio"]
+        if rd.cnp_priority is not None:
+            attrs.append("cnp_prio")
+        if rd.roce_tos is not None:
+            attrs.append("roce_dscp")
+        if rd.cnp_dscp is not None:
+            attrs.append("cnp_dscp")
+        if itf.trust is not None:
+            attrs.append("disable_prio_vlan_tx")
+        cmds += [f"cat {cc_dir(rd.device)}/{a}" for a in dict.fromkeys(attrs)]
+    return cmds
+
+
+def simulate(state: DeviceState, command: str) -> str | None:
+    argv = command.split()
+    m = _CC_PATH.fullmatch(argv[1]) if len(argv) == 2 and argv[0] == "cat" else None
+    if m:
+        dev, attr = m.group(1), m.group(3)
+        for _, itf in dcb.sorted_ports(state):
+            if itf.rdma is not None and itf.rdma.device == dev:
+                vals = {a: v for a, v, _ in cc_values(itf)}
+                if attr in vals:
+                    return c_hex(vals[attr])
+                if attr == "roce_prio":
+                    return c_hex(roce_prio(itf) or 0)
+                return c_hex(0) if attr in CC_ATTRS else f"cat: {argv[1]}: No such file or directory"
+        return f"cat: {argv[1]}: No such file or directory"
+    return dcb.simulate_with(state, command, bnxt_prio_tc, app_entries)
+
+
+PLATFORM = Platform(
+    name=NAME,
+    kind="nic",
+    title="Broadcom Thor/Thor2 (bnxt_en + bnxt_re)",
+    extension="sh",
+    capabilities=Capabilities(
+        min_mtu=Fact(68, "Linux ETH_MIN_MTU; bnxt_en may allow less"),
+        max_mtu=Fact(9500, "bnxt_en BNXT_MAX_MTU (ip -d link show: max_mtu)"),
+        max_lossless_priorities=Fact(1, "bnxt_re README: RoCE supports only one priority (TC1)"),
+        ecn=False,
+        scheduling=True,
+        notes=(
+            "bnxt_re TC layout: TC0 L2, TC1 RoCE, TC2 CNP (+L2), TC3-7 L2; roceconf renders prio-tc accordingly.",
+            "One DCQCN switch (ecn_enable) for reaction and notification point: dcqcn_rp == dcqcn_np.",
+            "The CNP DSCP APP entry is programmed last (bnxt_re README).",
+            "configfs cc values are hex; nothing takes effect until 'apply'.",
+        ),
+    ),
+    parse=parse,
+    filters={
+        **dcb.FILTERS,
+        **dcb.GLOBALS_HELPERS,
+        "bnxt_prio_tc": bnxt_prio_tc,
+        "bnxt_app": app_entries,
+        "cc_values": cc_values,
+        "cc_dir": cc_dir,
+    },
+    readback_commands=readback_commands,
+    simulate=simulate,
+)
