@@ -7,6 +7,9 @@ from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
 
+#: rule ID -> hint, filled by roceconf.intent.rules; used when a diagnostic is raised without its own hint
+DEFAULT_HINTS: dict[str, str] = {}
+
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
@@ -18,6 +21,10 @@ class Diagnostic:
     message: str = field(compare=False)
     hint: str = field(default="", compare=False)
     path: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.hint and self.code in DEFAULT_HINTS:
+            object.__setattr__(self, "hint", DEFAULT_HINTS[self.code])
 
     def format(self) -> str:
         text = f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"

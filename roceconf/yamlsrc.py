@@ -124,7 +124,10 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
         raise DiagnosticError(
             [Diagnostic(file, 1, 1, "error", "RC001", f"YAML error: {_one_line(str(e))}", "")]
         ) from None
-    return _walk(data, (), pos), pos
+    plain = _walk(data, (), pos)
+    if pos.keys:  # the document itself "is" where its first key is
+        pos.values[()] = min(pos.keys.values())
+    return plain, pos
 
 
 def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:

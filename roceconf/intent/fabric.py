@@ -109,6 +109,7 @@ class Fabric:
     positions: Positions
     devices: dict[str, DeviceSpec]
     links: list[Link]
+    base_settings: Settings
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def diag(
@@ -297,8 +298,9 @@ def _split_end(text: str) -> tuple[str, str] | None:
 
 
 def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
-    fab = Fabric(file=file, intent=intent, positions=pos, devices={}, links=[])
-    cache: dict[tuple, Settings] = {}
+    base = _settings(intent, [])
+    fab = Fabric(file=file, intent=intent, positions=pos, devices={}, links=[], base_settings=base)
+    cache: dict[tuple, Settings] = {("", (), None): base}
     for di, dev in enumerate(intent.devices):
         dpath: Path_ = ("devices", di)
         try:
@@ -323,7 +325,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
             layers.append((intent.profiles[prof], ("profiles", prof)))
         if dev.overrides is not None:
             layers.append((dev.overrides, dpath + ("overrides",)))
-        key = (dev.role, tuple(dev.profiles), di if dev.overrides is not None else None)
+        key = ("" if not layers else dev.role, tuple(dev.profiles), di if dev.overrides is not None else None)
         if key not in cache:
             cache[key] = _settings(intent, layers)
         settings = cache[key]
@@ -469,7 +471,13 @@ def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        fab.diag(path + ("csv",), "error", "RC012", f"cannot read cabling table {rel}: {e.strerror}", "")
+        fab.diag(
+            path + ("csv",),
+            "error",
+            "RC012",
+            f"cannot read cabling table {rel}: {e.strerror}",
+            "the path is relative to the intent file",
+        )
         return
     rows = csv.reader(text.splitlines())
     for n, row in enumerate(rows, start=1):

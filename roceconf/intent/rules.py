@@ -14,7 +14,8 @@ from importlib import resources
 
 from ruamel.yaml import YAML
 
-from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.diagnostics import DEFAULT_HINTS
+from roceconf.intent.fabric import DeviceSpec, Fabric, Settings, _dotted
 from roceconf.yamlsrc import Path_
 
 #: Ethernet header 14 + 802.1Q tag 4 + FCS 4 (nic-rules-headroom.md, Part 2 rule 5)
@@ -40,6 +41,7 @@ CHECKS: list[Callable[[Fabric], None]] = []
 def rule(id: str, severity: str, title: str, hint: str, why: str) -> Rule:
     r = Rule(id, severity, title, hint, why)
     RULES[id] = r
+    DEFAULT_HINTS[id] = hint
     return r
 
 
@@ -318,7 +320,7 @@ R_CLASS_NAME = rule(
     "overrides address classes by name",
 )
 
-_SAFE = re.compile(r"^[A-Za-z0-9._:/\-\[\], ]*$")
+_SAFE = re.compile(r"[A-Za-z0-9._:/\-\[\], ]*")
 
 
 @cache
@@ -336,7 +338,9 @@ def _platform(name: str):
         return None
 
 
-def _emit(fab: Fabric, r: Rule, path: Path_, message: str, key: bool = False, dev: DeviceSpec | None = None) -> None:
+def _emit(
+    fab: Fabric, r: Rule, path: Path_, message: str, key: bool = False, dev: DeviceSpec | None = None
+) -> None:
     """Report at `path`; if the intent does not spell that setting out (a default), report at the device entry."""
     if dev is not None and path[:1] in (("mtu",), ("ecmp",), ("nic",)) and path not in fab.positions.values:
         path = dev.path
@@ -354,9 +358,11 @@ def _class_path(fab: Fabric, dev: DeviceSpec | None, name: str, field: str) -> P
     return ("qos", "classes")
 
 
-def _distinct_settings(fab: Fabric) -> Iterable[tuple[DeviceSpec, object]]:
-    """One representative device per distinct Settings object (checks run once per policy, not per device)."""
-    seen: set[int] = set()
+def _distinct_settings(fab: Fabric) -> Iterable[tuple[DeviceSpec | None, Settings]]:
+    """The fabric-wide policy, then one representative device per distinct effective policy
+    (checks run once per policy, not once per device)."""
+    seen: set[int] = {id(fab.base_settings)}
+    yield None, fab.base_settings
     for dev in fab.devices.values():
         if id(dev.settings) not in seen:
             seen.add(id(dev.settings))
@@ -392,13 +398,8 @@ def _classes(fab: Fabric) -> None:
             dscp_seen.setdefault(d, c.name)
     if fab.intent.qos.link_pause:
         _emit(fab, R_LINK_PAUSE, ("qos", "link_pause"), "qos.link_pause is true while PFC is in use")
-    has_bnxt = any(d.platform == "bnxt" for d in fab.devices.values())
     for dev, s in _distinct_settings(fab):
-        where = (
-            ""
-            if dev.settings is fab.devices[next(iter(fab.devices))].settings
-            else f" (policy of {dev.name})"
-        )
+        where = "" if dev is None else f" (policy of {dev.name})"
         roce, cnp = s.roce, s.cnp
         if roce is not None and not roce.lossless:
             _emit(
@@ -406,13 +407,6 @@ def _classes(fab: Fabric) -> None:
                 R_ROCE_LOSSY,
                 _class_path(fab, dev, roce.name, "lossless"),
                 f"RoCE class '{roce.name}' (priority {roce.priority}) is lossy{where}",
-            )
-        if roce is not None and has_bnxt and len(roce.dscp) > 1 and dev.platform == "bnxt":
-            _emit(
-                fab,
-                R_BNXT_DSCP,
-                _class_path(fab, dev, roce.name, "dscp"),
-                f"RoCE class '{roce.name}' has {len(roce.dscp)} DSCP values; {dev.name} is a Broadcom NIC",
             )
         if cnp is not None:
             if cnp.lossless:
@@ -440,7 +434,7 @@ def _classes(fab: Fabric) -> None:
         for c in s.classes:
             by_prio[c.priority].append(c)
         for prio, cs in by_prio.items():
-            if len({c.lossless for c in cs}) > 1:
+            if len({c.lossless for c in cs}) > 1 and {c.role for c in cs} != {"roce", "cnp"}:  # that is RC103
                 _emit(
                     fab,
                     R_PRIO_DISAGREE,
@@ -471,6 +465,23 @@ def _classes(fab: Fabric) -> None:
                     _class_path(fab, dev, c.name, "ecn"),
                     f"class '{c.name}' is lossy and has ECN",
                 )
+
+
+@check
+def _bnxt(fab: Fabric) -> None:
+    done: set[int] = set()
+    for dev in fab.devices.values():
+        if dev.platform != "bnxt" or id(dev.settings) in done:
+            continue
+        done.add(id(dev.settings))
+        roce = dev.settings.roce
+        if roce is not None and len(roce.dscp) > 1:
+            _emit(
+                fab,
+                R_BNXT_DSCP,
+                _class_path(fab, dev, roce.name, "dscp"),
+                f"RoCE class '{roce.name}' has {len(roce.dscp)} DSCP values; {dev.name} is a Broadcom NIC",
+            )
 
 
 # ------------------------------------------------------------------ MTU, watchdog, hashing (per policy)
@@ -715,13 +726,13 @@ def _injection(fab: Fabric) -> None:
     i = fab.intent
 
     def chk(path: Path_, value: str | None) -> None:
-        if value is not None and not _SAFE.match(value):
-            bad = next((c for c in value if not _SAFE.match(c)), "?")
+        if value is not None and not _SAFE.fullmatch(value):
+            bad = next((c for c in value if not _SAFE.fullmatch(c)), "?")
             _emit(
                 fab,
                 R_INJECT,
                 path,
-                f"{'.'.join(map(str, path))}: character {bad!r} is not allowed in {value!r}",
+                f"{_dotted(path)}: character {bad!r} is not allowed in {value!r}",
             )
 
     chk(("fabric",), i.fabric)
