@@ -65,9 +65,15 @@ def validate(intents: tuple[str, ...], strict: bool, fmt: str) -> None:
         fab, diags = do_validate(path)
         bad = [d for d in diags if d.severity == "error" or (strict and d.severity == "warning")]
         failed = failed or bool(bad) or fab is None
-        results.append({"file": path, "valid": not bad and fab is not None,
-                        "devices": len(fab.devices) if fab else 0, "links": len(fab.links) if fab else 0,
-                        "diagnostics": [d.to_dict() for d in diags]})
+        results.append(
+            {
+                "file": path,
+                "valid": not bad and fab is not None,
+                "devices": len(fab.devices) if fab else 0,
+                "links": len(fab.links) if fab else 0,
+                "diagnostics": [d.to_dict() for d in diags],
+            }
+        )
         if fmt == "text":
             _echo_diags(diags, err=False)
             ne = sum(1 for d in diags if d.severity == "error")
@@ -82,7 +88,9 @@ def validate(intents: tuple[str, ...], strict: bool, fmt: str) -> None:
 
 # ----------------------------------------------------------------------------------------- schema/docs
 @main.command()
-@click.option("-o", "--output", "out_dir", default="schemas", show_default=True, type=click.Path(file_okay=False))
+@click.option(
+    "-o", "--output", "out_dir", default="schemas", show_default=True, type=click.Path(file_okay=False)
+)
 def schema(out_dir: str) -> None:
     """Write the JSON Schemas (intent, device state, drift report, plan)."""
     from roceconf.docgen import write_schemas
@@ -92,7 +100,9 @@ def schema(out_dir: str) -> None:
 
 
 @main.command()
-@click.option("-o", "--output", "out_dir", default="docs", show_default=True, type=click.Path(file_okay=False))
+@click.option(
+    "-o", "--output", "out_dir", default="docs", show_default=True, type=click.Path(file_okay=False)
+)
 def docs(out_dir: str) -> None:
     """Regenerate docs/intent.md and docs/rules.md from the code."""
     from roceconf.docgen import write_docs
@@ -125,9 +135,13 @@ def expand(intent: str, fmt: str) -> None:
 # ----------------------------------------------------------------------------------------- render
 @main.command()
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option(
+    "-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory."
+)
 @click.option("--device", default=None, help="Render one device only.")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 if any file is missing, stale or unexpected.")
+@click.option(
+    "--check", is_flag=True, help="Write nothing; exit 1 if any file is missing, stale or unexpected."
+)
 @guarded
 def render(intent: str, out_dir: str, device: str | None, check: bool) -> None:
     """Render one config file per device into DIR (DIR/<device>.<ext>), atomically and deterministically."""
@@ -162,7 +176,9 @@ def parse(platform_name: str, file: str, fmt: str) -> None:
     from roceconf import platforms
 
     if platform_name not in platforms.NAMES:
-        click.echo(f"error: unknown platform '{platform_name}' (known: {', '.join(platforms.NAMES)})", err=True)
+        click.echo(
+            f"error: unknown platform '{platform_name}' (known: {', '.join(platforms.NAMES)})", err=True
+        )
         sys.exit(EXIT_INVALID)
     try:
         text = Path(file).read_text(encoding="utf-8", errors="replace")

@@ -32,8 +32,19 @@ def load_valid(intent: str | Path, strict: bool = False) -> Fabric:
 def render_fabric(fab: Fabric, device: str | None = None) -> dict[str, str]:
     """{file name: text} for every device (or one). Rendered fully in memory before anything is written."""
     if device is not None and device not in fab.devices:
-        raise DiagnosticError([Diagnostic(fab.file, 1, 1, "error", "RC013", f"no device named '{device}' in the intent",
-                                          "see `roceconf expand` for the device names")])
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    fab.file,
+                    1,
+                    1,
+                    "error",
+                    "RC013",
+                    f"no device named '{device}' in the intent",
+                    "see `roceconf expand` for the device names",
+                )
+            ]
+        )
     out: dict[str, str] = {}
     for name in sorted(fab.devices, key=natural_key):
         if device is not None and name != device:
@@ -115,8 +126,13 @@ def expanded(fab: Fabric) -> dict[str, Any]:
             "model": dev.model,
             "profiles": dev.profiles,
             "interfaces": {
-                p.name: {"speed_gbps": p.speed_gbps, "role": p.role, "mtu": p.mtu, "qos": p.qos,
-                         "rdma_device": p.rdma_device}
+                p.name: {
+                    "speed_gbps": p.speed_gbps,
+                    "role": p.role,
+                    "mtu": p.mtu,
+                    "qos": p.qos,
+                    "rdma_device": p.rdma_device,
+                }
                 for p in sorted(dev.ports.values(), key=lambda p: natural_key(p.name))
             },
             "effective": {
@@ -130,8 +146,11 @@ def expanded(fab: Fabric) -> dict[str, Any]:
             },
         }
     links = [
-        {"a": f"{lk.a.device}:{lk.a.port}", "b": f"{lk.b.device}:{lk.b.port}",
-         "cable_m": int(lk.cable_m) if float(lk.cable_m).is_integer() else lk.cable_m}
+        {
+            "a": f"{lk.a.device}:{lk.a.port}",
+            "b": f"{lk.b.device}:{lk.b.port}",
+            "cable_m": int(lk.cable_m) if float(lk.cable_m).is_integer() else lk.cable_m,
+        }
         for lk in fab.links
     ]
     intent["devices"] = devices
@@ -139,5 +158,13 @@ def expanded(fab: Fabric) -> dict[str, Any]:
     return intent
 
 
-__all__ = ["CheckResult", "check_outputs", "errors", "expanded", "load_valid", "output_name", "render_fabric",
-           "write_outputs"]
+__all__ = [
+    "CheckResult",
+    "check_outputs",
+    "errors",
+    "expanded",
+    "load_valid",
+    "output_name",
+    "render_fabric",
+    "write_outputs",
+]

@@ -23,8 +23,9 @@ def desired_state(dev: DeviceSpec) -> DeviceState:
     for c in s.classes:
         if c.ecn is not None and not dev.is_host and cap.ecn:
             q = cap.ecn_quantum_bytes
-            ecn[str(c.priority)] = Ecn(min_bytes=_round(c.ecn.min, q), max_bytes=_round(c.ecn.max, q),
-                                       probability=c.ecn.probability)
+            ecn[str(c.priority)] = Ecn(
+                min_bytes=_round(c.ecn.min, q), max_bytes=_round(c.ecn.max, q), probability=c.ecn.probability
+            )
         if c.scheduling is not None and cap.scheduling:
             sched[str(c.priority)] = Sched(
                 mode=c.scheduling.mode,
@@ -75,8 +76,14 @@ def desired_state(dev: DeviceSpec) -> DeviceState:
             seed=s.ecmp.seed if cap.hash_seed else None,
             symmetric=s.ecmp.symmetric if cap.hash_symmetric else None,
         )
-    return DeviceState(platform=dev.platform, hostname=dev.name, dscp_to_tc=dscp_to_tc, interfaces=itfs,
-                       pfc_watchdog=wd, ecmp=ecmp)
+    return DeviceState(
+        platform=dev.platform,
+        hostname=dev.name,
+        dscp_to_tc=dscp_to_tc,
+        interfaces=itfs,
+        pfc_watchdog=wd,
+        ecmp=ecmp,
+    )
 
 
 def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
