@@ -166,6 +166,7 @@ class _Port:
         self.itf = Interface()
         self.map: dict[str, int] = {}
         self.map_lines: dict[str, int] = {}
+        self.map_text: dict[str, str] = {}
         self.map_seen = False
         self.np: dict[int, int] = {}
         self.rp: dict[int, int] = {}
@@ -300,6 +301,7 @@ class _Parser:
             if parts[0] == "set":
                 p.map[str(d)] = pr
                 p.map_lines[str(d)] = n
+                p.map_text[str(d)] = line
             elif p.map.get(str(d)) == pr:
                 del p.map[str(d)]
         pfc = (opts.get("--pfc") or opts.get("-f") or [None])[-1]
@@ -363,6 +365,7 @@ class _Parser:
                 self.state.warn(
                     f"{ifname}: TC {tc} uses tsa {t!r}, which roceconf does not model; left unknown",
                     where if isinstance(where, int) else None,
+                    code="UNMODELLED",
                 )
                 continue
             self.state.at(f"interfaces.{ifname}.scheduling.{tc}", where, line)
@@ -405,7 +408,7 @@ class _Parser:
         m = _TCLASS.search(path)
         if m:
             self.state.warn(
-                f"{m.group(1)} traffic_class override ({value.strip()}) is not modelled", n, code="IGNORED"
+                f"{m.group(1)} traffic_class override ({value.strip()}) is not modelled", n, code="UNMODELLED"
             )
             return True
         return False
@@ -467,7 +470,7 @@ class _Parser:
                 return
             self.mlnx_qos_output(ifname, lines, start, cmd)
             return
-        m = re.match(r"^ip\s+(?:-j\s+|-json\s+|-d\s+)*link\s+show\s+(?:dev\s+)?(\S+)", cmd)
+        m = re.match(r"^ip\s+(?:-\S+\s+)*link\s+show\s+(?:dev\s+)?(\S+)", cmd)
         if m:
             self.ip_link(m.group(1), out, start, cmd)
             return
@@ -645,6 +648,7 @@ class _Parser:
                     if tok.isdigit() and 0 <= int(tok) <= 63:
                         p.map[str(int(tok))] = pr
                         p.map_lines[str(int(tok))] = n
+                        p.map_text[str(int(tok))] = ln
                 continue
             if re.match(r"^prio:\s*\d$", ln) and section == "default":
                 continue
@@ -742,7 +746,7 @@ class _Parser:
                 lines = self.ports[name].map_lines
                 if m == host:
                     for d in m:
-                        st.at(f"dscp_to_tc.{d}", lines.get(d))
+                        st.at(f"dscp_to_tc.{d}", lines.get(d), self.ports[name].map_text.get(d, ""))
                 else:
                     st.interfaces[name].dscp_to_tc = m
                     st.at(f"interfaces.{name}.dscp_to_tc", sorted(set(lines.values())) or None)
