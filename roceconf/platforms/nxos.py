@@ -103,6 +103,11 @@ def _int(word: str) -> int | None:
     return int(word) if word.isdigit() else None
 
 
+def _attach(low: list[str], direction: str) -> bool:
+    """'service-policy type <kind> <direction> <name> [no-stats]'."""
+    return len(low) in (5, 6) and low[3] == direction and (len(low) == 5 or low[5] == "no-stats")
+
+
 def _system_class_group(name: str) -> int | None:
     """c-8q-nq3 -> 3, c-out-8q-q-default -> 0, class-default -> 0, other names -> None."""
     if name.lower() == "class-default":
@@ -420,9 +425,9 @@ class _Parser:
             cl, w = ch.low, ch.words
             if cl[:3] == ["service-policy", "type", "network-qos"] and len(w) == 4:
                 self.system["network-qos"] = (w[3], ch.line, ch.text)
-            elif cl[:3] == ["service-policy", "type", "queuing"] and len(w) == 5 and cl[3] == "output":
+            elif cl[:3] == ["service-policy", "type", "queuing"] and _attach(cl, "output"):
                 self.system["queuing"] = (w[4], ch.line, ch.text)
-            elif cl[:3] == ["service-policy", "type", "qos"] and len(w) == 5 and cl[3] == "input":
+            elif cl[:3] == ["service-policy", "type", "qos"] and _attach(cl, "input"):
                 self.system["qos"] = (w[4], ch.line, ch.text)
             elif cl[:3] == ["service-policy", "type", "queuing"]:
                 continue  # ingress queuing: no roceconf field
@@ -465,9 +470,9 @@ class _Parser:
             and cl[2] in ("on", "off")
         ):
             itf.set("wd", cl[2] == "on", node)
-        elif cl[:3] == ["service-policy", "type", "qos"] and len(w) == 5 and cl[3] == "input":
+        elif cl[:3] == ["service-policy", "type", "qos"] and _attach(cl, "input"):
             itf.set("qos", w[4], node)
-        elif cl[:3] == ["service-policy", "type", "queuing"] and len(w) == 5 and cl[3] == "output":
+        elif cl[:3] == ["service-policy", "type", "queuing"] and _attach(cl, "output"):
             itf.set("queuing", w[4], node)
         elif (
             cl[0] == "flowcontrol"
