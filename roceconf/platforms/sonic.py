@@ -374,7 +374,9 @@ class _Parser:
         self.used.add((table, name))
         ent = self.table(table).get(name)
         if ent is None:
-            self.warn(f"{table}|{name} is referenced but not defined", line, "UNDEFINED", ("undef", table, name))
+            self.warn(
+                f"{table}|{name} is referenced but not defined", line, "UNDEFINED", ("undef", table, name)
+            )
         return name, ent
 
     def int_map(self, table: str, name: str, ent: _Entry, lo: int, hi: int) -> dict[int, int]:
@@ -382,7 +384,11 @@ class _Parser:
         for k, v in ent.fields.items():
             a, b = _int(k), _int(v)
             if a is None or b is None or not lo <= a <= hi or not 0 <= b <= 15:
-                self.warn(f"{table}|{name}: entry {k!r}: {v!r} not understood", ent.flines.get(k), once=(table, name, k))
+                self.warn(
+                    f"{table}|{name}: entry {k!r}: {v!r} not understood",
+                    ent.flines.get(k),
+                    once=(table, name, k),
+                )
                 continue
             out[a] = b
         return out
@@ -400,10 +406,14 @@ class _Parser:
             self.st.warn(msg, line, code)
         if not docs:
             if self.text.strip():
-                self.warn("no JSON object found (expected config_db.json / show runningconfiguration all)", None)
+                self.warn(
+                    "no JSON object found (expected config_db.json / show runningconfiguration all)", None
+                )
             return self.st
         if len(docs) > 1:
-            self.warn(f"{len(docs)} top-level JSON objects; read as one configuration", docs[1].line, "SYNTAX")
+            self.warn(
+                f"{len(docs)} top-level JSON objects; read as one configuration", docs[1].line, "SYNTAX"
+            )
         for d in docs:
             _collect(d, self.db)
         self.metadata()
@@ -434,7 +444,9 @@ class _Parser:
                 self.st.pfc_watchdog.enabled = status == "enable"
                 self.at("pfc_watchdog.enabled", md.flines.get("default_pfcwd_status"))
             else:
-                self.warn(f"default_pfcwd_status {status!r} not understood", md.flines.get("default_pfcwd_status"))
+                self.warn(
+                    f"default_pfcwd_status {status!r} not understood", md.flines.get("default_pfcwd_status")
+                )
 
     # ---- QUEUE -> {port: {queue: (entry, scheduler name, scheduler entry, wred name, wred entry)}}
     def queues(self) -> dict[str, dict[int, tuple]]:
@@ -443,7 +455,9 @@ class _Parser:
         first_remote: int | None = None
         for key, ent in self.table("QUEUE").items():
             sname, sch = self.resolve("SCHEDULER", ent.fields.get("scheduler"), ent.flines.get("scheduler"))
-            wname, wred = self.resolve("WRED_PROFILE", ent.fields.get("wred_profile"), ent.flines.get("wred_profile"))
+            wname, wred = self.resolve(
+                "WRED_PROFILE", ent.fields.get("wred_profile"), ent.flines.get("wred_profile")
+            )
             for f in ent.fields:
                 if f not in ("scheduler", "wred_profile"):
                     self.warn(f"QUEUE|{key}: field {f!r} not interpreted", ent.flines.get(f), once=("qf", f))
@@ -517,7 +531,11 @@ class _Parser:
         if glob is not None:
             for f in glob.fields:
                 if f not in MAP_FIELDS:
-                    self.warn(f"PORT_QOS_MAP|global: field {f!r} not interpreted", glob.flines.get(f), once=("gf", f))
+                    self.warn(
+                        f"PORT_QOS_MAP|global: field {f!r} not interpreted",
+                        glob.flines.get(f),
+                        once=("gf", f),
+                    )
         gdscp = self._bound_map(glob, "dscp_to_tc_map", 0, 63)
         gdot1p = self._bound_map(glob, "dot1p_to_tc_map", 0, 7)
 
@@ -529,8 +547,16 @@ class _Parser:
             self.at(f"interfaces.{p}", pe.line if pe else None, qe.line if qe else None)
             if pe is not None:
                 self._port(p, itf, pe)
-            dscp = self._bound_map(qe, "dscp_to_tc_map", 0, 63) if qe and "dscp_to_tc_map" in qe.fields else gdscp
-            dot1p = self._bound_map(qe, "dot1p_to_tc_map", 0, 7) if qe and "dot1p_to_tc_map" in qe.fields else gdot1p
+            dscp = (
+                self._bound_map(qe, "dscp_to_tc_map", 0, 63)
+                if qe and "dscp_to_tc_map" in qe.fields
+                else gdscp
+            )
+            dot1p = (
+                self._bound_map(qe, "dot1p_to_tc_map", 0, 7)
+                if qe and "dot1p_to_tc_map" in qe.fields
+                else gdot1p
+            )
             if dscp is not None:
                 itf.trust = "dscp"
                 applied[p] = dscp
@@ -590,7 +616,9 @@ class _Parser:
                 self.resolve(MAP_FIELDS[f], v, line)
             elif f == "scheduler":
                 name, _ = self.resolve("SCHEDULER", v, line)
-                self.warn(f"PORT_QOS_MAP|{p}: port scheduler {name!r} (shaper) not modelled", line, once=("psch", p))
+                self.warn(
+                    f"PORT_QOS_MAP|{p}: port scheduler {name!r} (shaper) not modelled", line, once=("psch", p)
+                )
         if "pfc_enable" in qe.fields:
             line = qe.flines.get("pfc_enable")
             prios = self._prios(qe.fields["pfc_enable"], line, f"PORT_QOS_MAP|{p} pfc_enable")
@@ -601,7 +629,11 @@ class _Parser:
             itf.pfc_watchdog = False
             self.at(f"interfaces.{p}.pfc_watchdog", qe.flines.get("pfcwd_sw_enable"))
         elif "pfcwd_sw_enable" in qe.fields:
-            self._prios(qe.fields["pfcwd_sw_enable"], qe.flines.get("pfcwd_sw_enable"), f"PORT_QOS_MAP|{p} pfcwd_sw_enable")
+            self._prios(
+                qe.fields["pfcwd_sw_enable"],
+                qe.flines.get("pfcwd_sw_enable"),
+                f"PORT_QOS_MAP|{p} pfcwd_sw_enable",
+            )
 
     def _prios(self, value: Any, line: int | None, what: str) -> list[int] | None:
         if not isinstance(value, str):
@@ -623,8 +655,15 @@ class _Parser:
         self.at(f"interfaces.{p}.pfc_watchdog", we.line)
 
     def _queue(
-        self, p: str, itf: Interface, q: int, ent: _Entry, sname: str | None, sch: _Entry | None,
-        wname: str | None, wred: _Entry | None,
+        self,
+        p: str,
+        itf: Interface,
+        q: int,
+        ent: _Entry,
+        sname: str | None,
+        sch: _Entry | None,
+        wname: str | None,
+        wred: _Entry | None,
     ) -> None:
         if sname is not None and sch is not None:
             sched = self._scheduler(sname, sch, f"interfaces.{p}.scheduling.{q}")
@@ -632,7 +671,11 @@ class _Parser:
                 itf.scheduling[str(q)] = sched
                 self.at(
                     f"interfaces.{p}.scheduling.{q}",
-                    ent.line, ent.flines.get("scheduler"), sch.line, sch.flines.get("type"), sch.flines.get("weight"),
+                    ent.line,
+                    ent.flines.get("scheduler"),
+                    sch.line,
+                    sch.flines.get("type"),
+                    sch.flines.get("weight"),
                 )
         if wname is not None and wred is not None:
             ecn = self._ecn(wname, wred)
@@ -640,8 +683,11 @@ class _Parser:
                 itf.ecn[str(q)] = ecn
                 self.at(
                     f"interfaces.{p}.ecn.{q}",
-                    ent.line, ent.flines.get("wred_profile"), wred.flines.get("ecn"),
-                    wred.flines.get("green_min_threshold"), wred.flines.get("green_max_threshold"),
+                    ent.line,
+                    ent.flines.get("wred_profile"),
+                    wred.flines.get("ecn"),
+                    wred.flines.get("green_min_threshold"),
+                    wred.flines.get("green_max_threshold"),
                     wred.flines.get("green_drop_probability"),
                 )
 
@@ -658,15 +704,25 @@ class _Parser:
             return Sched(mode="strict")
         if kind in ("DWRR", "WRR"):
             if kind == "WRR":
-                self.warn(f"SCHEDULER|{name} is WRR; read as dwrr", ent.flines.get("type", ent.line), once=("wrr", name))
+                self.warn(
+                    f"SCHEDULER|{name} is WRR; read as dwrr",
+                    ent.flines.get("type", ent.line),
+                    once=("wrr", name),
+                )
             weight = _int(f.get("weight")) if "weight" in f else 1  # sonic-scheduler.yang default weight 1
             if "weight" not in f and path not in self.st.defaults:
                 self.st.defaults.append(path)
             if weight is None or not 1 <= weight <= 100:
-                self.warn(f"SCHEDULER|{name}: weight {f.get('weight')!r} not understood", ent.flines.get("weight"), once=("w", name))
+                self.warn(
+                    f"SCHEDULER|{name}: weight {f.get('weight')!r} not understood",
+                    ent.flines.get("weight"),
+                    once=("w", name),
+                )
                 return Sched(mode="dwrr")
             return Sched(mode="dwrr", bandwidth_percent=weight)
-        self.warn(f"SCHEDULER|{name}: type {kind!r} not understood", ent.flines.get("type"), once=("stype", name))
+        self.warn(
+            f"SCHEDULER|{name}: type {kind!r} not understood", ent.flines.get("type"), once=("stype", name)
+        )
         return None
 
     def _ecn(self, name: str, ent: _Entry) -> Ecn | None:
@@ -674,13 +730,21 @@ class _Parser:
         mode = f.get("ecn")
         line = ent.flines.get("ecn", ent.line)
         if mode is None or mode == "ecn_none":
-            self.warn(f"WRED_PROFILE|{name}: ecn {mode or 'not set'} = WRED drop, not ECN", line, once=("drop", name))
+            self.warn(
+                f"WRED_PROFILE|{name}: ecn {mode or 'not set'} = WRED drop, not ECN",
+                line,
+                once=("drop", name),
+            )
             return None
         if mode not in ECN_VALUES:
             self.warn(f"WRED_PROFILE|{name}: ecn {mode!r} not understood", line, once=("emode", name))
             return None
         if mode not in ECN_MARKS_GREEN:
-            self.warn(f"WRED_PROFILE|{name}: {mode} does not mark green traffic; not read as ECN", line, once=("ecol", name))
+            self.warn(
+                f"WRED_PROFILE|{name}: {mode} does not mark green traffic; not read as ECN",
+                line,
+                once=("ecol", name),
+            )
             return None
         if f.get("wred_green_enable") != "true":
             self.warn(
@@ -690,11 +754,18 @@ class _Parser:
             )
             return None
         vals: dict[str, int | None] = {}
-        for k, fld in (("min_bytes", "green_min_threshold"), ("max_bytes", "green_max_threshold"),
-                       ("probability", "green_drop_probability")):
+        for k, fld in (
+            ("min_bytes", "green_min_threshold"),
+            ("max_bytes", "green_max_threshold"),
+            ("probability", "green_drop_probability"),
+        ):
             v = _int(f.get(fld)) if fld in f else None
             if fld in f and (v is None or v < 0):
-                self.warn(f"WRED_PROFILE|{name}: {fld} {f.get(fld)!r} not understood", ent.flines.get(fld), once=(fld, name))
+                self.warn(
+                    f"WRED_PROFILE|{name}: {fld} {f.get(fld)!r} not understood",
+                    ent.flines.get(fld),
+                    once=(fld, name),
+                )
                 v = None
             vals[k] = v
         return Ecn(**vals)
@@ -709,7 +780,11 @@ class _Parser:
         else:
             counts = Counter(frozenset(v[1].items()) for v in applied.values())
             best = max(counts.values())
-            first = next(p for p in sorted(applied, key=natural_key) if counts[frozenset(applied[p][1].items())] == best)
+            first = next(
+                p
+                for p in sorted(applied, key=natural_key)
+                if counts[frozenset(applied[p][1].items())] == best
+            )
             name, mp, ent = applied[first][0], applied[first][1], applied[first][2]
         self.st.dscp_to_tc = {str(d): tc for d, tc in sorted(mp.items())}
         for d in mp:
@@ -741,7 +816,9 @@ class _Parser:
                             self.at("pfc_watchdog.polling_ms", line)
                     elif f == "BIG_RED_SWITCH":
                         if v == "enable":
-                            self.warn("PFC_WD|GLOBAL: BIG_RED_SWITCH enabled (all lossless queues dropped)", line)
+                            self.warn(
+                                "PFC_WD|GLOBAL: BIG_RED_SWITCH enabled (all lossless queues dropped)", line
+                            )
                     else:
                         self.warn(f"PFC_WD|GLOBAL: field {f!r} not interpreted", line)
         seen: dict[str, list[tuple[str, Any, int | None]]] = {}
@@ -751,7 +828,9 @@ class _Parser:
                 if f in ("action", "detection_time", "restoration_time"):
                     seen.setdefault(f, []).append((key, v, ent.flines.get(f)))
                 elif f not in ("pfc_stat_history",):
-                    self.warn(f"PFC_WD|{key}: field {f!r} not interpreted", ent.flines.get(f), once=("wdf", f))
+                    self.warn(
+                        f"PFC_WD|{key}: field {f!r} not interpreted", ent.flines.get(f), once=("wdf", f)
+                    )
         for f, vals in seen.items():
             key, v, line = vals[0]
             if len({x[1] for x in vals}) > 1:
@@ -779,7 +858,9 @@ class _Parser:
         for f, v in ent.fields.items():
             line = ent.flines.get(f)
             if f == "ecmp_hash":
-                items = v if isinstance(v, list) else [x.strip() for x in str(v or "").split(",") if x.strip()]
+                items = (
+                    v if isinstance(v, list) else [x.strip() for x in str(v or "").split(",") if x.strip()]
+                )
                 fields = sorted({SONIC_TO_HASH[x] for x in items if x in SONIC_TO_HASH})
                 other = [x for x in items if x not in SONIC_TO_HASH]
                 if other:
@@ -806,7 +887,9 @@ class _Parser:
         for tname in sorted(MAP_TABLES | {"WRED_PROFILE", "SCHEDULER"}):
             for name, ent in self.table(tname).items():
                 if (tname, name) not in self.used:
-                    self.warn(f"{tname}|{name} is defined but not attached to any port or queue", ent.line, "UNUSED")
+                    self.warn(
+                        f"{tname}|{name} is defined but not attached to any port or queue", ent.line, "UNUSED"
+                    )
         for tname, tbl in self.db.items():
             if tname in TABLES or tname.startswith(_IGNORED_PREFIXES) or not _ROCEISH_TABLE.search(tname):
                 continue
@@ -852,7 +935,9 @@ def _ecn_stated(e: Ecn) -> bool:
 
 
 def _wred_name(e: Ecn) -> str:
-    return "ROCE_ECN_" + "_".join("x" if v is None else str(v) for v in (e.min_bytes, e.max_bytes, e.probability))
+    return "ROCE_ECN_" + "_".join(
+        "x" if v is None else str(v) for v in (e.min_bytes, e.max_bytes, e.probability)
+    )
 
 
 def _wred_fields(e: Ecn) -> dict[str, str]:
