@@ -27,7 +27,7 @@ from netutils.interface import canonical_interface_name
 
 from roceconf.names import RangeError, compress_interfaces, expand_interfaces
 from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform
-from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
+from roceconf.state import DeviceState, Ecn, Interface
 from roceconf.units import expand_ints
 
 NAME = "eos"
@@ -131,6 +131,10 @@ class _Block:
         self.fc: dict[str, _Val] = {}
         self.profile: _Val | None = None
 
+    def has_qos(self) -> bool:
+        """Any direct line that would override an attached profile."""
+        return bool(self.trust or self.pfc_on or self.prio or self.wd or self.queues)
+
 
 @lru_cache(maxsize=4096)
 def _canonical(name: str) -> str:
@@ -180,16 +184,21 @@ def _seconds_to_ms(text: str) -> int | None:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.state = DeviceState(platform=NAME)
+        self.hostname: str | None = None
+        self.dscp: dict[str, int] = {}
+        self.wd: dict[str, Any] = {}
+        self.warnings: list[dict[str, Any]] = []
+        self.sources: dict[str, dict[str, Any]] = {}
         self.profiles: dict[str, _Block] = {}
         self.interfaces: dict[str, _Block] = {}
         self.all_off: tuple[int, str] | None = None
         self.ecmp_ip: _Val | None = None
         self.ecmp_ipv6: _Val | None = None
+        self.views: dict[int, tuple[dict[str, Any] | None, list[tuple[str, int, str]]]] = {}
 
     # ------------------------------------------------------------------ helpers
     def warn(self, msg: str, line: int | None, code: str = _WARN_PARSE) -> None:
-        self.state.warn(msg, line, code)
+        self.warnings.append({"line": line, "message": msg, "code": code})
 
     # ------------------------------------------------------------------ main loop
     def run(self) -> DeviceState:
@@ -251,8 +260,8 @@ class _Parser:
                 out.append(blk)
             return out or None
         if t0 == "hostname" and len(toks) == 2:
-            self.state.hostname = toks[1]
-            self.state.at("hostname", n, s)
+            self.hostname = toks[1]
+            _at(self.sources, "hostname", (n,), s)
             return None
         if t0 == "qos":
             if len(toks) >= 3 and toks[1] == "profile":
@@ -270,7 +279,9 @@ class _Parser:
             self.load_sharing(toks, s, n)
             return None
         if t0 == "load-balance":
-            self.warn("EOS 'load-balance' profiles (Sand family hashing) are not modelled", n, _WARN_UNSUPPORTED)
+            self.warn(
+                "EOS 'load-balance' profiles (Sand family hashing) are not modelled", n, _WARN_UNSUPPORTED
+            )
             return None
         return None
 
@@ -288,8 +299,8 @@ class _Parser:
                 if not dscps or not 0 <= tc <= 7 or any(not 0 <= d <= 63 for d in dscps):
                     raise ValueError("DSCP 0-63 and traffic class 0-7 expected")
                 for d in dscps:
-                    self.state.dscp_to_tc[str(d)] = tc
-                    self.state.at(f"dscp_to_tc.{d}", n, s)
+                    self.dscp[str(d)] = tc
+                    _at(self.sources, f"dscp_to_tc.{d}", (n,), s)
                 return
             if kind == "traffic-class" and target == "tx-queue":
                 q = int(toks[to + 2])
@@ -314,7 +325,7 @@ class _Parser:
 
     def pfc_global(self, toks: list[str], s: str, n: int) -> None:
         rest = toks[1:]
-        wd = self.state.pfc_watchdog
+        wd = self.wd
         if rest == ["all", "off"]:
             self.all_off = (n, s)
             return
@@ -322,21 +333,25 @@ class _Parser:
             r = rest[2:]
             if len(r) == 3 and r[0] == "default":
                 ms = _seconds_to_ms(r[2])
-                field = {"timeout": "detection_ms", "recovery-time": "restoration_ms", "polling-interval": "polling_ms"}.get(
-                    r[1]
-                )
+                field = {
+                    "timeout": "detection_ms",
+                    "recovery-time": "restoration_ms",
+                    "polling-interval": "polling_ms",
+                }.get(r[1])
                 if field is None:
                     raise ValueError("timeout | recovery-time | polling-interval expected")
-                setattr(wd, field, ms)
-                self.state.at(f"pfc_watchdog.{field}", n, s)
+                wd[field] = ms
+                _at(self.sources, f"pfc_watchdog.{field}", (n,), s)
                 return
             if len(r) == 2 and r[0] == "action":
                 if r[1] == "drop":
-                    wd.action = "drop"
-                    self.state.at("pfc_watchdog.action", n, s)
+                    wd["action"] = "drop"
+                    _at(self.sources, "pfc_watchdog.action", (n,), s)
                 elif r[1] in ("no-drop", "errdisable"):
                     self.warn(
-                        f"watchdog action {r[1]!r} has no confirmed vendor-neutral equivalent", n, _WARN_UNSUPPORTED
+                        f"watchdog action {r[1]!r} has no confirmed vendor-neutral equivalent",
+                        n,
+                        _WARN_UNSUPPORTED,
                     )
                 else:
                     raise ValueError("drop | no-drop | errdisable expected")
@@ -503,7 +518,7 @@ class _Parser:
 
     # ------------------------------------------------------------------ merge
     def finish(self) -> DeviceState:
-        st = self.state
+        interfaces: dict[str, dict[str, Any]] = {}
         used: set[str] = set()
         for name, blk in self.interfaces.items():
             prof: _Block | None = None
@@ -516,78 +531,162 @@ class _Parser:
                     used.add(pname)
             itf = self.effective(name, blk, prof)
             if itf is not None:
-                st.interfaces[name] = itf
-                st.at(f"interfaces.{name}", blk.line, blk.text)
+                interfaces[name] = itf
+                _at(self.sources, f"interfaces.{name}", (blk.line,), blk.text)
         for pname, prof in self.profiles.items():
             if pname not in used:
-                self.warn(f"qos profile {pname!r} is defined but not attached to any interface", prof.line, "UNUSED")
+                self.warn(
+                    f"qos profile {pname!r} is defined but not attached to any interface", prof.line, "UNUSED"
+                )
         if self.all_off is not None:
             ln, text = self.all_off
-            for name, itf in st.interfaces.items():
-                itf.pfc.enabled = False
-                st.at(f"interfaces.{name}.pfc", ln, text)
+            for name, itf in interfaces.items():
+                itf["pfc"]["enabled"] = False
+                _at(self.sources, f"interfaces.{name}.pfc", (ln,), text)
+        ecmp: dict[str, Any] = {}
         chosen = self.ecmp_ip or self.ecmp_ipv6
         if chosen is not None:
-            st.ecmp.fields = chosen[0]
-            st.at("ecmp.fields", chosen[1], chosen[2])
+            ecmp["fields"] = chosen[0]
+            _at(self.sources, "ecmp.fields", (chosen[1],), chosen[2])
             if self.ecmp_ip and self.ecmp_ipv6:
                 v4 = set(self.ecmp_ip[0])
                 v6 = set(self.ecmp_ipv6[0]) - {"flow_label"}
                 if v4 != v6:
                     self.warn("IPv4 and IPv6 hash fields differ; reporting the IPv4 set", self.ecmp_ipv6[1])
-        return st
+        # One validation pass over plain data is far cheaper than thousands of small model objects.
+        return DeviceState.model_validate(
+            {
+                "platform": NAME,
+                "hostname": self.hostname,
+                "dscp_to_tc": self.dscp,
+                "interfaces": interfaces,
+                "pfc_watchdog": self.wd,
+                "ecmp": ecmp,
+                "warnings": self.warnings,
+                "sources": self.sources,
+            }
+        )
 
-    def effective(self, name: str, blk: _Block, prof: _Block | None) -> Interface | None:
-        st = self.state
+    def effective(self, name: str, blk: _Block, prof: _Block | None) -> dict[str, Any] | None:
+        if prof is not None and blk.profile is not None and not blk.has_qos():
+            return self.from_profile(name, blk, prof, blk.profile[1])
+        return self.merge(name, blk, prof)
+
+    def from_profile(self, name: str, blk: _Block, prof: _Block, attach_line: int) -> dict[str, Any] | None:
+        """Fast path (the common case): the port only attaches a profile, plus MTU / flow control."""
+        view = self.views.get(id(prof))
+        if view is None:
+            scratch = _Parser("")
+            fields = scratch.merge("", _Block(0, ""), prof)
+            suffixes = [(path[len("interfaces.") :], v["lines"][0], v["text"]) for path, v in scratch.sources.items()]
+            view = self.views[id(prof)] = (fields, suffixes)
+        fields, suffixes = view
+        sources = self.sources
         base = f"interfaces.{name}"
-        attach = blk.profile
+        for suffix, line, text in suffixes:
+            lines = [line, attach_line] if line < attach_line else [attach_line, line]
+            sources[base + suffix] = {"lines": lines, "text": text}
+        mtu = pause = None
+        if blk.mtu is not None:
+            mtu = blk.mtu[0]
+            sources[base + ".mtu"] = {"lines": [blk.mtu[1]], "text": blk.mtu[2]}
+        if blk.fc:
+            pause = any(v[0] for v in blk.fc.values())
+            _at(sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2])
+        if fields is None:
+            if mtu is None and pause is None:
+                return None
+            return {"mtu": mtu, "link_pause": pause}
+        out = dict(fields)
+        out["pfc"] = dict(fields["pfc"])
+        out["mtu"] = mtu
+        out["link_pause"] = pause
+        return out
+
+    def merge(self, name: str, blk: _Block, prof: _Block | None) -> dict[str, Any] | None:
+        sources = self.sources
+        base = f"interfaces.{name}"
+        attach_line = blk.profile[1] if blk.profile is not None else None
 
         def pick(direct: _Val | None, inherited: _Val | None, path: str) -> Any:
             if direct is not None:
-                st.at(path, direct[1], direct[2])
+                _at(sources, path, (direct[1],), direct[2])
                 return direct[0]
             if inherited is not None:
-                st.at(path, [inherited[1], attach[1]] if attach else inherited[1], inherited[2])
+                lines = (inherited[1],) if attach_line is None else (inherited[1], attach_line)
+                _at(sources, path, lines, inherited[2])
                 return inherited[0]
             return None
 
-        itf = Interface()
-        itf.mtu = pick(blk.mtu, None, f"{base}.mtu")
-        itf.trust = pick(blk.trust, prof.trust if prof else None, f"{base}.trust")
-        itf.pfc_watchdog = pick(blk.wd, prof.wd if prof else None, f"{base}.pfc_watchdog")
+        mtu = pick(blk.mtu, None, f"{base}.mtu")
+        trust = pick(blk.trust, prof.trust if prof else None, f"{base}.trust")
+        wd = pick(blk.wd, prof.wd if prof else None, f"{base}.pfc_watchdog")
         enabled = pick(blk.pfc_on, prof.pfc_on if prof else None, f"{base}.pfc")
-        prio = dict(prof.prio) if prof else {}
-        prio.update(blk.prio)
+        if prof is not None and prof.prio:
+            prio = dict(prof.prio)
+            prio.update(blk.prio)
+        else:
+            prio = blk.prio
         no_drop = None
         if prio:
             no_drop = sorted(p for p, v in prio.items() if v[0])
             lines = [v[1] for v in prio.values()]
-            if attach and prof and any(p not in blk.prio for p in prio):
-                lines.append(attach[1])
-            st.at(f"{base}.pfc", lines, next(iter(prio.values()))[2])
-        itf.pfc = Pfc(enabled=enabled, no_drop=no_drop)
+            if attach_line is not None and any(p not in blk.prio for p in prio):
+                lines.append(attach_line)
+            _at(sources, f"{base}.pfc", lines, next(iter(prio.values()))[2])
+        pause = None
         if blk.fc:
-            itf.link_pause = any(v[0] for v in blk.fc.values())
-            st.at(f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2])
+            pause = any(v[0] for v in blk.fc.values())
+            _at(sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2])
+        ecns: dict[str, dict[str, Any]] = {}
+        scheds: dict[str, dict[str, Any]] = {}
         tcs = set(blk.queues)
-        if prof:
-            tcs |= set(prof.queues)
+        if prof is not None:
+            tcs.update(prof.queues)
         for tc in sorted(tcs):
-            dq = blk.queues.get(tc, {})
-            pq = prof.queues.get(tc, {}) if prof else {}
+            dq = blk.queues.get(tc, _NO_QUEUE)
+            pq = prof.queues.get(tc, _NO_QUEUE) if prof is not None else _NO_QUEUE
             ecn = pick(dq.get("ecn"), pq.get("ecn"), f"{base}.ecn.{tc}")
             if ecn is not None:
-                itf.ecn[str(tc)] = Ecn(min_bytes=ecn[0], max_bytes=ecn[1], probability=ecn[2])
+                ecns[str(tc)] = {"min_bytes": ecn[0], "max_bytes": ecn[1], "probability": ecn[2]}
             mode = pick(dq.get("mode"), pq.get("mode"), f"{base}.scheduling.{tc}")
             bw = pick(dq.get("bw"), pq.get("bw"), f"{base}.scheduling.{tc}")
             if mode is not None or bw is not None:
-                itf.scheduling[str(tc)] = Sched(mode=mode, bandwidth_percent=bw)
-        if itf == _EMPTY:
+                scheds[str(tc)] = {"mode": mode, "bandwidth_percent": bw}
+        if (
+            mtu is None
+            and trust is None
+            and wd is None
+            and enabled is None
+            and no_drop is None
+            and pause is None
+            and not ecns
+            and not scheds
+        ):
             return None
-        return itf
+        return {
+            "mtu": mtu,
+            "trust": trust,
+            "pfc": {"enabled": enabled, "no_drop": no_drop},
+            "pfc_watchdog": wd,
+            "link_pause": pause,
+            "ecn": ecns,
+            "scheduling": scheds,
+        }
 
 
-_EMPTY = Interface()
+_NO_QUEUE: dict[str, _Val] = {}
+
+
+def _at(sources: dict[str, dict[str, Any]], path: str, lines: tuple[int, ...] | list[int], text: str) -> None:
+    """Record source lines as plain data (validated once when the DeviceState is built)."""
+    old = sources.get(path)
+    if old is None:
+        sources[path] = {"lines": sorted(set(lines)) if len(lines) > 1 else list(lines), "text": text}
+    else:
+        old["lines"] = sorted(set(old["lines"]).union(lines))
+        if not old["text"]:
+            old["text"] = text
 
 
 def _expand(tok: str) -> list[int]:
@@ -641,9 +740,7 @@ def eos_profiles(state: DeviceState) -> list[dict[str, Any]]:
         if name is None:
             continue
         tcs = sorted({int(k) for k in itf.ecn} | {int(k) for k in itf.scheduling})
-        queues = [
-            {"tc": tc, "ecn": itf.ecn.get(str(tc)), "sched": itf.scheduling.get(str(tc))} for tc in tcs
-        ]
+        queues = [{"tc": tc, "ecn": itf.ecn.get(str(tc)), "sched": itf.scheduling.get(str(tc))} for tc in tcs]
         out.append({"name": name, "itf": itf, "queues": queues})
     return out
 
@@ -681,7 +778,9 @@ def eos_trust(trust: str) -> str:
 def eos_ecn_line(ecn: Ecn) -> str | None:
     if ecn.min_bytes is None or ecn.max_bytes is None:
         return None
-    line = f"random-detect ecn minimum-threshold {ecn.min_bytes} bytes maximum-threshold {ecn.max_bytes} bytes"
+    line = (
+        f"random-detect ecn minimum-threshold {ecn.min_bytes} bytes maximum-threshold {ecn.max_bytes} bytes"
+    )
     if ecn.probability is not None:
         line += f" max-mark-probability {ecn.probability}"
     return line
