@@ -51,6 +51,15 @@ NQ_POLICY = "ROCECONF_NQ"
 QUEUING_POLICY = "ROCECONF_QUEUING"
 
 _KBYTE = 1000
+#: An interface range larger than this is junk, not a switch.
+MAX_PORTS = 4096
+#: DSCP names NX-OS accepts in 'match dscp' (RFC 2474/2597/3246 code points).
+DSCP_NAMES = {
+    "default": 0,
+    "ef": 46,
+    **{f"cs{i}": 8 * i for i in range(8)},
+    **{f"af{c}{d}": 8 * c + 2 * d for c in range(1, 5) for d in range(1, 4)},
+}
 _UNITS = {"bytes": 1, "kbytes": 1000, "mbytes": 1000 * 1000}
 
 # Words that make an otherwise unknown line RoCE-relevant (it then becomes a warning).
@@ -103,6 +112,17 @@ def _int(word: str) -> int | None:
     return int(word) if word.isdigit() else None
 
 
+def _dscp_values(words: list[str]) -> list[int]:
+    """'26,48' / '24-31' / 'af31 cs6' -> integers. Raises ValueError on junk."""
+    out: list[int] = []
+    for part in re.split(r"[,\s]+", " ".join(words)):
+        if part in DSCP_NAMES:
+            out.append(DSCP_NAMES[part])
+        elif part:
+            out.extend(expand_ints(part))
+    return out
+
+
 def _attach(low: list[str], direction: str) -> bool:
     """'service-policy type <kind> <direction> <name> [no-stats]'."""
     return len(low) in (5, 6) and low[3] == direction and (len(low) == 5 or low[5] == "no-stats")
@@ -146,8 +166,12 @@ def expand_interface_spec(spec: str) -> list[str]:
         if not part:
             raise RangeError(f"empty item in {spec!r}")
         canon = canonical_name(part)
-        for name in expand_interfaces(canon):
-            out.append(name)
+        m = re.match(r"^.*?(\d+)-(\d+)$", canon)
+        if m and int(m.group(2)) - int(m.group(1)) > MAX_PORTS:
+            raise RangeError(f"interface range {part!r} is too large")
+        out.extend(expand_interfaces(canon))
+        if len(out) > MAX_PORTS:
+            raise RangeError(f"more than {MAX_PORTS} interfaces in {spec!r}")
     return out
 
 
@@ -301,7 +325,7 @@ class _Parser:
         for ch in node.children:
             cl = ch.low
             if cl[:2] == ["match", "dscp"] and len(cl) >= 3:
-                cm.dscp.append((expand_ints(" ".join(ch.words[2:])), ch.line, ch.text))
+                cm.dscp.append((_dscp_values(ch.low[2:]), ch.line, ch.text))
                 cm.n_matches += 1
             elif cl[:2] == ["match", "cos"] and len(cl) >= 3:
                 cm.cos.append((expand_ints(" ".join(ch.words[2:])), ch.line, ch.text))
@@ -449,6 +473,8 @@ class _Parser:
 
     def interface_line(self, itf: _Itf, node: _Node) -> None:
         cl, w = node.low, node.words
+        if cl[0] == "description":
+            return  # free text
         if cl[0] == "mtu" and len(cl) == 2 and cl[1].isdigit():
             itf.set("mtu", int(cl[1]), node)
         elif cl[:2] == ["priority-flow-control", "mode"] and len(cl) >= 3:

@@ -350,3 +350,17 @@ def test_parser_never_raises_on_garbage() -> None:
         "class-map type qos\npolicy-map type\n  class",
     ]:
         assert isinstance(parse(junk), DeviceState)
+
+
+def test_dscp_names_and_lists() -> None:
+    text = BASE.replace("  match dscp 26\n", "  match dscp af31,cs3 24-25\n")
+    s = parse(text)
+    assert s.warnings == []
+    assert s.dscp_to_tc == {"24": 3, "25": 3, "26": 3, "48": 6}
+
+
+def test_free_text_and_huge_ranges() -> None:
+    s = parse("interface Ethernet1/2\n  description qos priority ports\n  mtu 1500\n")
+    assert s.warnings == [] and s.interfaces["Ethernet1/2"].mtu == 1500
+    s = parse("interface Ethernet1/1-999999\n  mtu 9000\n")
+    assert s.interfaces == {} and s.warnings[0].line == 1
