@@ -240,6 +240,10 @@ class _Parser:
         if m:
             self.link_device(m.group(2), m.group(1), n, line)
             return
+        m = re.match(r"^\[ -d /sys/class/net/([^/\s]+) \]", line)
+        if m:
+            self.port(m.group(1), n, line)
+            return
         m = re.match(r"^cma_roce_tos\s+(.*)$", line)
         if m:
             self.cma_roce_tos(m.group(1), None, n, line)
@@ -594,6 +598,9 @@ class _Parser:
         p = self.port(ifname, start - 1, cmd)
         if not text.strip():
             self.unsupported(cmd, start - 1, "empty output")
+            return
+        if _FAIL.search(text) and not re.search(r"Priority trust state|PFC configuration|tsa:", text):
+            self.unsupported(cmd, start - 1, text.strip().splitlines()[0])
             return
         section = ""
         pfc_seen = False
