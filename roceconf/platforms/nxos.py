@@ -453,8 +453,8 @@ class _Parser:
                 self.system["queuing"] = (w[4], ch.line, ch.text)
             elif cl[:3] == ["service-policy", "type", "qos"] and _attach(cl, "input"):
                 self.system["qos"] = (w[4], ch.line, ch.text)
-            elif cl[:3] == ["service-policy", "type", "queuing"]:
-                continue  # ingress queuing: no roceconf field
+            elif cl[:3] == ["service-policy", "type", "queuing"] and _attach(cl, "input"):
+                self.used_policies.add(("queuing", w[4]))  # ingress queuing: no roceconf field
             else:
                 self.unknown(ch, "system qos")
 
@@ -500,6 +500,8 @@ class _Parser:
             itf.set("qos", w[4], node)
         elif cl[:3] == ["service-policy", "type", "queuing"] and _attach(cl, "output"):
             itf.set("queuing", w[4], node)
+        elif cl[:3] == ["service-policy", "type", "queuing"] and _attach(cl, "input"):
+            self.used_policies.add(("queuing", w[4]))  # ingress queuing: no roceconf field
         elif (
             cl[0] == "flowcontrol"
             and len(cl) == 3
