@@ -127,14 +127,23 @@ def _text_of(*items: Any) -> str:
     return ""
 
 
+def _copy(x: Node | Leaf) -> Node | Leaf:
+    if isinstance(x, Node):
+        new = Node(x.line, x.text)
+        for k, v in x.items():
+            new[k] = _copy(v)
+        return new
+    return x
+
+
 def _merge(dst: Node, src: Node) -> None:
-    """Deep-merge src into dst; leaves in src win."""
+    """Deep-merge src into dst (src is copied, never shared); leaves in src win."""
     for k, v in src.items():
         old = dst.get(k)
         if isinstance(v, Node) and isinstance(old, Node):
             _merge(old, v)
         else:
-            dst[k] = v
+            dst[k] = _copy(v)
 
 
 def _from_yaml_obj(obj: Any, line: int | None, lines: list[str]) -> Node | Leaf:
@@ -584,10 +593,15 @@ def _interpret(tree: Node, st: DeviceState) -> None:
         elif kn is not None:
             st.warn(f"qos {kind}: expected profiles", _line(kn))
     for key, val in qos.items():
-        if key not in KINDS and key not in QOS_KNOWN_UNMODELLED and key not in (
-            "egress-queue-mapping",
-            "pfc-watchdog",
-            "roce",
+        if (
+            key not in KINDS
+            and key not in QOS_KNOWN_UNMODELLED
+            and key
+            not in (
+                "egress-queue-mapping",
+                "pfc-watchdog",
+                "roce",
+            )
         ):
             st.warn(f"qos {key}: unrecognised QoS setting", _line(val))
 
@@ -642,7 +656,9 @@ def _interpret(tree: Node, st: DeviceState) -> None:
                     itf.pfc_watchdog = _bool(wd["enable"], st, f"interface {name} pfc-watchdog enable")
                 else:
                     itf.pfc_watchdog = True  # ``nv set interface swpN qos pfc-watchdog``
-                st.at(f"{path}.pfc_watchdog", _lines_of(val, wd.get("state"), wd.get("enable")), _text_of(val))
+                st.at(
+                    f"{path}.pfc_watchdog", _lines_of(val, wd.get("state"), wd.get("enable")), _text_of(val)
+                )
             elif key not in IFACE_QOS_UNMODELLED:
                 st.warn(f"interface {name} qos {key}: unrecognised QoS setting", _line(val))
 
@@ -719,7 +735,9 @@ def _interpret(tree: Node, st: DeviceState) -> None:
     for kind in KINDS:
         for pname, p in profiles[kind].items():
             if not p.used and pname != DEFAULT_PROFILE:
-                st.warn(f"qos {kind} profile {pname!r} is defined but attached to no interface", p.line, "UNUSED")
+                st.warn(
+                    f"qos {kind} profile {pname!r} is defined but attached to no interface", p.line, "UNUSED"
+                )
     st.defaults = sorted(set(st.defaults))
 
 
@@ -753,7 +771,10 @@ def _read_watchdog(wd: Node, st: DeviceState) -> None:
         try:
             polling = parse_time_ms(leaf.value if isinstance(leaf.value, int) else str(leaf.value))
         except (TypeError, ValueError, AttributeError):
-            st.warn(f"pfc-watchdog polling-interval: not a duration: {getattr(leaf, 'value', leaf)!r}", _line(leaf))
+            st.warn(
+                f"pfc-watchdog polling-interval: not a duration: {getattr(leaf, 'value', leaf)!r}",
+                _line(leaf),
+            )
         if polling is not None:
             st.pfc_watchdog.polling_ms = polling
             st.at("pfc_watchdog.polling_ms", leaf.line, leaf.text)

@@ -1,0 +1,398 @@
+"""NVIDIA Cumulus Linux (NVUE): round trip, rendered knobs and parser semantics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from roceconf.platforms.nvue import PLATFORM, parse
+from roceconf.render import render_state
+from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
+from tests.strategies import device_state
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nvue"
+
+
+# ----------------------------------------------------------------------------- strategies
+@st.composite
+def swp_names(draw) -> list[str]:
+    """Canonical NVUE port names: swpN, with some breakout ports swpNsM."""
+    ports = draw(st.lists(st.integers(min_value=1, max_value=64), min_size=1, max_size=12, unique=True))
+    names = []
+    for p in ports:
+        if draw(st.integers(min_value=0, max_value=4)) == 0:
+            names.extend(f"swp{p}s{i}" for i in range(draw(st.integers(min_value=1, max_value=4))))
+        else:
+            names.append(f"swp{p}")
+    return names
+
+
+@st.composite
+def nvue_states(draw) -> DeviceState:
+    s = draw(device_state(PLATFORM, swp_names()))
+    # NVUE constraints: polling-interval 100-5000 ms; detection = robustness x polling-interval.
+    wd = s.pfc_watchdog
+    assert wd.polling_ms is not None and wd.detection_ms is not None
+    wd.polling_ms = wd.polling_ms * 10
+    wd.detection_ms = wd.polling_ms * max(1, round(wd.detection_ms / wd.polling_ms))
+    return s
+
+
+@settings(max_examples=200, deadline=None)
+@given(nvue_states())
+def test_round_trip(state: DeviceState) -> None:
+    text = render_state(state)
+    got = parse(text)
+    assert [w.message for w in got.warnings] == []
+    assert got.semantic() == state.semantic()
+
+
+@settings(max_examples=50, deadline=None)
+@given(nvue_states())
+def test_round_trip_through_crlf_and_json(state: DeviceState) -> None:
+    """The same tree read as CRLF text and as `nv config show -o json` (list of header/set)."""
+    text = render_state(state)
+    assert parse(text.replace("\n", "\r\n")).semantic() == state.semantic()
+    doc = YAML(typ="safe").load(text)
+    as_json = json.dumps([{"header": {"model": "test"}}, *doc], indent=2)
+    got = parse(as_json)
+    assert [w.message for w in got.warnings] == []
+    assert got.semantic() == state.semantic()
+
+
+# ----------------------------------------------------------------------------- rendering
+def lab_state() -> DeviceState:
+    itf = Interface(
+        mtu=9216,
+        trust="dscp",
+        pfc=Pfc(enabled=True, no_drop=[3]),
+        pfc_watchdog=True,
+        ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
+        scheduling={
+            "0": Sched(mode="dwrr", bandwidth_percent=50),
+            "3": Sched(mode="dwrr", bandwidth_percent=50),
+            "6": Sched(mode="strict"),
+        },
+    )
+    return DeviceState(
+        platform="nvue",
+        hostname="leaf01",
+        dscp_to_tc={"26": 3, "48": 6},
+        interfaces={f"swp{i}": itf.model_copy(deep=True) for i in range(1, 33)},
+        pfc_watchdog=PfcWatchdog(polling_ms=100, detection_ms=300),
+        ecmp=Ecmp(fields=["dst_ip", "dst_port", "ip_proto", "src_ip", "src_port"], seed=42),
+    )
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def _block(text: str, header: str) -> list[str]:
+    """The lines of the YAML block that starts with `header` (exact line), up to its dedent."""
+    lines = _lines(text)
+    i = lines.index(header)
+    indent = len(header) - len(header.lstrip())
+    out = [header]
+    for line in lines[i + 1 :]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        out.append(line)
+    return out
+
+
+def test_render_lab_knobs() -> None:
+    text = render_state(lab_state())
+    assert _lines(text)[0].startswith("# ")
+    assert "- set:" in _lines(text)
+    mapping = _block(text, "        default-global:")  # first default-global is qos mapping
+    assert mapping == [
+        "        default-global:",
+        "          trust: l3",
+        "          dscp:",
+        "            '26':",
+        "              switch-priority: 3",
+        "            '48':",
+        "              switch-priority: 6",
+    ]
+    assert _block(text, "      egress-queue-mapping:")[3:] == [
+        "            '0':",
+        "              traffic-class: 0",
+        "            '3':",
+        "              traffic-class: 3",
+        "            '6':",
+        "              traffic-class: 6",
+    ]
+    assert _block(text, "      pfc:") == [
+        "      pfc:",
+        "        default-global:",
+        "          switch-priority:",
+        "            '3': {}",
+        "          tx: enable",
+        "          rx: enable",
+    ]
+    assert _block(text, "      congestion-control:") == [
+        "      congestion-control:",
+        "        default-global:",
+        "          traffic-class:",
+        "            '3':",
+        "              ecn: enable",
+        "              min-threshold: 150000",
+        "              max-threshold: 1500000",
+        "              probability: 100",
+    ]
+    assert _block(text, "      egress-scheduler:") == [
+        "      egress-scheduler:",
+        "        default-global:",
+        "          traffic-class:",
+        "            '0':",
+        "              mode: dwrr",
+        "              bw-percent: 50",
+        "            '3':",
+        "              mode: dwrr",
+        "              bw-percent: 50",
+        "            '6':",
+        "              mode: strict",
+    ]
+    assert _block(text, "      pfc-watchdog:") == [
+        "      pfc-watchdog:",
+        "        polling-interval: 100",
+        "        robustness: 3",
+    ]
+    # all 32 ports in one range key: MTU and watchdog
+    assert _block(text, "      'swp1-32':") == [
+        "      'swp1-32':",
+        "        type: swp",
+        "        link:",
+        "          mtu: 9216",
+        "        qos:",
+        "          pfc-watchdog:",
+        "            state: enable",
+    ]
+    ecmp = _block(text, "        ecmp-hash:")
+    assert "          source-port: 'on'" in ecmp
+    assert "          ingress-interface: 'off'" in ecmp
+    assert "          ipv6-label: 'off'" in ecmp
+    assert "        hash-seed: 42" in _lines(text)
+    assert "      hostname: 'leaf01'" in _lines(text)
+
+
+def test_render_per_port_differences_use_profiles() -> None:
+    s = lab_state()
+    s.interfaces["swp5"].ecn = {"3": Ecn(min_bytes=100000, max_bytes=400000, probability=20)}
+    s.interfaces["swp6"].trust = "pcp"
+    text = render_state(s)
+    assert "        roce-ecn-1:" in _lines(text)
+    assert "              min-threshold: 100000" in _lines(text)
+    assert _block(text, "      'swp5':")[-2:] == [
+        "          congestion-control:",
+        "            profile: roce-ecn-1",
+    ]
+    assert _block(text, "      'swp6':")[-2:] == ["          mapping:", "            profile: roce-map-1"]
+    assert "          trust: l2" in _lines(text)
+    assert parse(text).semantic() == s.semantic()
+
+
+def test_render_partial_state_is_minimal() -> None:
+    """A remediation state with one port's MTU touches nothing else."""
+    s = DeviceState(platform="nvue", interfaces={"swp7": Interface(mtu=9000)})
+    text = render_state(s)
+    body = [line for line in _lines(text) if not line.startswith("#")]
+    assert body == [
+        "- set:",
+        "    interface:",
+        "      'swp7':",
+        "        type: swp",
+        "        link:",
+        "          mtu: 9000",
+    ]
+    assert parse(text).semantic() == s.semantic()
+
+
+def test_render_partial_ecn_never_uses_default_global() -> None:
+    """When only some ports are in the state, settings go to named profiles, not default-global."""
+    s = DeviceState(
+        platform="nvue",
+        interfaces={
+            "swp1": Interface(ecn={"3": Ecn(min_bytes=1000, max_bytes=2000, probability=5)}),
+            "swp2": Interface(),
+        },
+    )
+    text = render_state(s)
+    assert "default-global" not in text.split("congestion-control:")[1].split("interface:")[0]
+    assert parse(text).semantic() == s.semantic()
+
+
+def test_render_empty_state() -> None:
+    text = render_state(DeviceState(platform="nvue"))
+    assert [line for line in _lines(text) if not line.startswith("#")] == ["- set: {}"]
+    assert parse(text).semantic() == DeviceState(platform="nvue").semantic()
+
+
+# ----------------------------------------------------------------------------- parser behaviour
+def _codes(st: DeviceState) -> list[tuple[str, int | None]]:
+    return [(w.code, w.line) for w in st.warnings]
+
+
+def test_unattached_profile_is_unused_and_has_no_effect() -> None:
+    text = "\n".join(
+        [
+            "nv set qos pfc default-global switch-priority 3",
+            "nv set qos congestion-control LOSSY traffic-class 3 min-threshold 40000",
+            "nv set qos congestion-control LOSSY traffic-class 3 max-threshold 200000",
+            "nv set interface swp1 link mtu 9216",
+        ]
+    )
+    st = parse(text)
+    assert ("UNUSED", 2) in _codes(st)
+    assert st.interfaces["swp1"].ecn == {}
+    assert st.interfaces["swp1"].pfc.no_drop == [3]
+
+
+def test_undefined_reference_warns_and_contributes_nothing() -> None:
+    text = "\n".join(
+        [
+            "nv set qos pfc default-global switch-priority 3",
+            "nv set interface swp1-2 qos pfc profile NOPE",
+            "nv set interface swp3 link mtu 9000",
+        ]
+    )
+    st = parse(text)
+    assert [c for c in _codes(st) if c[0] == "UNDEFINED"] == [("UNDEFINED", 2), ("UNDEFINED", 2)]
+    assert st.interfaces["swp1"].pfc == Pfc()
+    assert st.interfaces["swp3"].pfc.no_drop == [3]  # default-global still applies to swp3
+
+
+def test_crlf_and_prompt_prefix() -> None:
+    text = "cumulus@switch:~$ nv set interface swp1 link mtu 9216\r\ncumulus@switch:~$ nv set qos pfc-watchdog polling-interval 200\r\n"
+    st = parse(text)
+    assert st.interfaces["swp1"].mtu == 9216
+    assert st.pfc_watchdog.polling_ms == 200
+    assert st.warnings == []
+
+
+def test_wred_drop_is_not_ecn() -> None:
+    text = "\n".join(
+        [
+            "nv set qos congestion-control default-global traffic-class 1 red enable",
+            "nv set qos congestion-control default-global traffic-class 1 ecn disable",
+            "nv set qos congestion-control default-global traffic-class 1 min-threshold 40000",
+            "nv set qos congestion-control default-global traffic-class 3 ecn enable",
+            "nv set qos congestion-control default-global traffic-class 3 min-threshold 150000",
+            "nv set interface swp1 link mtu 9216",
+        ]
+    )
+    st = parse(text)
+    assert st.interfaces["swp1"].ecn == {"3": Ecn(min_bytes=150000)}
+
+
+def test_unknown_roce_line_warns_with_line_number() -> None:
+    text = (
+        "nv set interface swp1 link mtu 9216\nnv set qos pfc default-global frobnicate 7\nqos dscp 26 junk\n"
+    )
+    st = parse(text)
+    assert any(w.line == 2 and "frobnicate" in w.message for w in st.warnings)
+    assert any(w.line == 3 for w in st.warnings)
+
+
+def test_source_lines_and_units() -> None:
+    text = "\n".join(
+        [
+            "nv set system hostname leaf9",
+            "nv set qos mapping default-global trust both",
+            "nv set qos mapping default-global dscp 24,26 switch-priority 3",
+            "nv set qos egress-queue-mapping default-global switch-priority 3 traffic-class 3",
+            "nv set qos congestion-control default-global traffic-class 3 min-threshold 150KB",
+            "nv set qos pfc-watchdog polling-interval 200",
+            "nv set qos pfc-watchdog robustness 5",
+            "nv set interface swp1-swp2,swp4 qos pfc-watchdog",
+        ]
+    )
+    st = parse(text)
+    assert st.hostname == "leaf9"
+    assert st.dscp_to_tc == {"24": 3, "26": 3}
+    assert sorted(st.interfaces) == ["swp1", "swp2", "swp4"]
+    assert st.interfaces["swp4"].trust == "dscp"
+    assert st.interfaces["swp2"].ecn["3"].min_bytes == 150000
+    assert st.interfaces["swp1"].pfc_watchdog is True
+    assert st.pfc_watchdog.detection_ms == 1000
+    assert st.sources["dscp_to_tc.26"].lines == [3]
+    assert st.sources["hostname"].lines == [1]
+    assert st.sources["interfaces.swp2.pfc_watchdog"].lines == [8]
+    assert 7 in st.sources["pfc_watchdog.detection_ms"].lines
+    assert "interfaces.swp1.ecn.3" in st.defaults  # ecn not stated: marking is the default
+
+
+def test_switch_priority_to_tc_is_composed() -> None:
+    text = "\n".join(
+        [
+            "nv set qos mapping default-global dscp 26 switch-priority 4",
+            "nv set qos egress-queue-mapping default-global switch-priority 4 traffic-class 3",
+        ]
+    )
+    st = parse(text)
+    assert st.dscp_to_tc == {"26": 3}
+    assert any(w.code == "SEMANTIC" and w.line == 2 for w in st.warnings)
+
+
+def test_roce_macro_warns_without_inventing_values() -> None:
+    st = parse("nv set qos roce\nnv set interface swp1 link mtu 9216\n")
+    assert any(w.code == "MACRO" and w.line == 1 for w in st.warnings)
+    assert st.dscp_to_tc == {}
+    assert st.interfaces["swp1"].pfc == Pfc() and st.interfaces["swp1"].ecn == {}
+
+
+def test_yaml_line_numbers_and_booleans() -> None:
+    text = "\n".join(
+        [
+            "- set:",
+            "    system:",
+            "      forwarding:",
+            "        ecmp-hash:",
+            "          source-port: enabled",
+            "          destination-port: disabled",
+            "    interface:",
+            "      swp1:",
+            "        qos:",
+            "          pfc-watchdog:",
+            "            state: disabled",
+        ]
+    )
+    st = parse(text)
+    assert st.ecmp.fields == ["src_port"]
+    assert st.interfaces["swp1"].pfc_watchdog is False
+    assert st.sources["interfaces.swp1.pfc_watchdog"].lines == [10, 11]
+    assert any(w.code == "PARTIAL" for w in st.warnings)
+
+
+def test_never_raises_on_garbage() -> None:
+    for text in [
+        "",
+        "- set: [",
+        "{",
+        "nv set",
+        "nv set interface",
+        "- set:\n    qos: 3\n",
+        "\x00\xff",
+        "[1, 2]",
+    ]:
+        st = parse(text)
+        assert isinstance(st, DeviceState) and st.platform == "nvue"
+
+
+def test_capabilities_and_drivers() -> None:
+    cap = PLATFORM.capabilities
+    assert (cap.min_mtu.value, cap.max_mtu.value) == (552, 9216)
+    assert "src_port" in cap.hash_fields and cap.hash_seed and not cap.hash_symmetric
+    assert PLATFORM.netmiko_device_type == "cumulus_linux"
+    assert PLATFORM.collect_commands == ("nv config show -o json",)
+    assert PLATFORM.extension == "yaml"
+
+
+def test_rendered_lab_fixture_is_current() -> None:
+    """tests/fixtures/nvue/rendered-lab.yaml is what the template renders for the lab state."""
+    assert (FIXTURES / "rendered-lab.yaml").read_text() == render_state(lab_state())
