@@ -639,6 +639,15 @@ class _Parser:
                 continue
             self.port(itf, no_drop, nd_lines, nd_text, port_maps)
 
+        # system-level attachments count as use even when the config lists no port
+        for kind in ("qos", "queuing"):
+            if kind in self.system:
+                sys_pol = self.policy(kind, self.system[kind][0], self.system[kind][1])
+                if kind == "qos" and sys_pol is not None and not port_maps:
+                    sys_map = self.qos_map(sys_pol)[0]
+                    if sys_map:
+                        port_maps["system qos"] = (sys_pol.name, sys_map)
+
         # device DSCP map: the classification policy attached to most ports
         if port_maps:
             counts = Counter(pname for pname, _ in port_maps.values())
@@ -676,6 +685,16 @@ class _Parser:
             kind = key.split(":", 1)[0]
             if kind == "qos" and ("qos", cm.name) not in self.used_cmaps:
                 s.warn(f"class-map type qos {cm.name!r} is defined but not used", cm.line, code="UNUSED")
+
+        # per-port resolution repeats global findings: keep each warning once
+        seen: set[tuple[int | None, str, str]] = set()
+        unique = []
+        for w in s.warnings:
+            key = (w.line, w.message, w.code)
+            if key not in seen:
+                seen.add(key)
+                unique.append(w)
+        s.warnings = unique
 
     def class_group(self, kind: str, cls: str, line: int) -> int | None:
         group = _system_class_group(cls)

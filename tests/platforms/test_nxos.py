@@ -364,3 +364,27 @@ def test_free_text_and_huge_ranges() -> None:
     assert s.warnings == [] and s.interfaces["Ethernet1/2"].mtu == 1500
     s = parse("interface Ethernet1/1-999999\n  mtu 9000\n")
     assert s.interfaces == {} and s.warnings[0].line == 1
+
+
+def test_system_level_classification_applies_without_ports() -> None:
+    text = BASE.replace("  service-policy type qos input CLASSIFY\n", "")
+    text = text.replace("system qos\n", "system qos\n  service-policy type qos input CLASSIFY\n")
+    s = parse(text)
+    assert s.warnings == []
+    assert s.dscp_to_tc == {"26": 3, "48": 6}
+    assert s.interfaces["Ethernet1/1"].trust == "dscp"
+    no_ports = text.split("interface ")[0]
+    s = parse(no_ports)
+    assert s.warnings == [] and s.dscp_to_tc == {"26": 3, "48": 6} and s.interfaces == {}
+
+
+def test_global_findings_are_reported_once() -> None:
+    # the classification policy is resolved once per port (3 ports), its finding is reported once
+    text = BASE.replace(
+        "class-map type qos match-any ROCE\n  match dscp 26\n",
+        "class-map type qos match-all ROCE\n  match dscp 26\n  match cos 3\n",
+    )
+    s = parse(text)
+    hits = [w for w in s.warnings if "match-all" in w.message]
+    assert len(hits) == 1 and hits[0].line == 2
+    assert s.dscp_to_tc == {"48": 6}
