@@ -276,6 +276,9 @@ class _Parser:
             self.state.warn("mlnx_qos line without -i <interface>", n)
             return
         p = self.port(ifname, n, line)
+        for key in ("-r", "--ratelimit", "--cable_len", "--buffer_size", "--prio2buffer", "-d", "--dcbx"):
+            if key in opts:
+                self.state.warn(f"mlnx_qos {key} {opts[key][-1]} is not modelled", n, code="UNMODELLED")
         if "--trust" in opts:
             t = opts["--trust"][-1]
             if t in ("dscp", "pcp"):
@@ -685,6 +688,13 @@ class _Parser:
                     cur_tc = None
                     continue
                 cur_tc = int(mm.group(1))
+                rate = re.search(r"ratelimit:\s*([^,]+),", ln)
+                if rate and rate.group(1).strip() != "unlimited":
+                    self.state.warn(
+                        f"{ifname}: TC {cur_tc} rate limit {rate.group(1).strip()} is not modelled",
+                        n,
+                        code="UNMODELLED",
+                    )
                 tc_rows[cur_tc] = (mm.group(2), int(mm.group(3)) if mm.group(3) else None)
                 tc_lines[cur_tc] = n
                 tc_prios.setdefault(cur_tc, [])

@@ -391,3 +391,12 @@ def test_platform_registration() -> None:
     assert PLAT.kind == "nic"
     assert PLAT.extension == "sh"
     assert PLAT.simulate is not None and PLAT.readback_commands is not None
+
+
+def test_unmodelled_mlnx_qos_settings_warn() -> None:
+    got = PLAT.parse("mlnx_qos -i eth0 --cable_len=30\nmlnx_qos -i eth0 -r 0,0,0,10,0,0,0,0\n")
+    assert [w.line for w in got.warnings if w.code == "UNMODELLED"] == [1, 2]
+    out = "Priority trust state: pcp\ntc: 3 ratelimit: 10.0 Gbps, tsa: strict\n\t priority:  3\n"
+    got = PLAT.parse(join_outputs({"mlnx_qos -i eth0": out}))
+    assert got.interfaces["eth0"].scheduling == {"3": Sched(mode="strict")}
+    assert any(w.code == "UNMODELLED" and "10.0 Gbps" in w.message for w in got.warnings)
