@@ -272,8 +272,9 @@ class HostParser:
                 if isinstance(arr, list) and len(arr) >= 8:
                     prio = {i: bool(v) for i, v in enumerate(arr[:8]) if isinstance(v, bool)}
             elif data is None:
-                g = _keyword_groups(out, {"prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests",
-                                          "indications"})
+                g = _keyword_groups(
+                    out, {"prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications"}
+                )
                 if "prio-pfc" in g:
                     prio = _kv_map(g["prio-pfc"], _onoff)
             if prio is None or len(prio) < 8:
@@ -287,8 +288,11 @@ class HostParser:
                 for key, conv, target in (
                     ("tc_tsa", lambda v: v if isinstance(v, str) else None, p.tsa),
                     ("tc_bw", lambda v: v if isinstance(v, int) and not isinstance(v, bool) else None, p.bw),
-                    ("prio_tc", lambda v: v if isinstance(v, int) and not isinstance(v, bool) else None,
-                     p.prio_tc),
+                    (
+                        "prio_tc",
+                        lambda v: v if isinstance(v, int) and not isinstance(v, bool) else None,
+                        p.prio_tc,
+                    ),
                 ):
                     arr = data.get(key)
                     if isinstance(arr, list):
@@ -297,8 +301,21 @@ class HostParser:
                             if cv is not None:
                                 target[i] = cv
             elif data is None:
-                g = _keyword_groups(out, {"tc-tsa", "tc-bw", "prio-tc", "pg-bw", "reco-tc-tsa", "reco-tc-bw",
-                                          "reco-prio-tc", "willing", "ets-cap", "cbs"})
+                g = _keyword_groups(
+                    out,
+                    {
+                        "tc-tsa",
+                        "tc-bw",
+                        "prio-tc",
+                        "pg-bw",
+                        "reco-tc-tsa",
+                        "reco-tc-bw",
+                        "reco-prio-tc",
+                        "willing",
+                        "ets-cap",
+                        "cbs",
+                    },
+                )
                 p.tsa.update(_kv_map(g.get("tc-tsa", []), _tsa))
                 p.bw.update(_kv_map(g.get("tc-bw", []), lambda v: _int(v, 0, 100)))
                 p.prio_tc.update(_kv_map(g.get("prio-tc", []), lambda v: _int(v, 0, 7)))
@@ -326,8 +343,18 @@ class HostParser:
                 if not out.strip() and "-j" in argv:
                     self.state.warn(f"{cmd}: empty output", start, code="UNSUPPORTED")
                     return
-                g = _keyword_groups(out, {"dscp-prio", "dgram-port-prio", "default-prio", "pcp-prio",
-                                          "ethtype-prio", "stream-port-prio", "port-prio"})
+                g = _keyword_groups(
+                    out,
+                    {
+                        "dscp-prio",
+                        "dgram-port-prio",
+                        "default-prio",
+                        "pcp-prio",
+                        "ethtype-prio",
+                        "stream-port-prio",
+                        "port-prio",
+                    },
+                )
                 for tok in g.get("dscp-prio", []):
                     k, _, v = tok.partition(":")
                     d, pr = dscp_value(k), _int(v, 0, 7)
@@ -390,8 +417,10 @@ class HostParser:
         data = _json(out) if out.strip().startswith("[") else None
         if isinstance(data, list):
             for obj in data:
-                if isinstance(obj, dict) and isinstance(obj.get("netdev"), str) and isinstance(
-                    obj.get("ifname"), str
+                if (
+                    isinstance(obj, dict)
+                    and isinstance(obj.get("netdev"), str)
+                    and isinstance(obj.get("ifname"), str)
                 ):
                     dev = obj["ifname"].split("/")[0]
                     self.rdma_links[obj["netdev"]] = (dev, start, json.dumps(obj))
@@ -449,11 +478,14 @@ class HostParser:
             head in self.functions and head not in ("check_rdma_dev", "set_roce_tos")
         ):
             return
+        if head in ("mkdir", "rmdir") and "/sys/kernel/config/rdma_cm" in line:
+            return  # the RDMA-CM configfs directory itself holds no setting
         if head == "ip" and len(words) >= 4 and words[1] == "link" and words[2] == "set":
             dev = _dev_of(words) or words[3]
             if "mtu" in words:
-                mtu = _int(words[words.index("mtu") + 1] if words.index("mtu") + 1 < len(words) else "", 0,
-                           1 << 20)
+                mtu = _int(
+                    words[words.index("mtu") + 1] if words.index("mtu") + 1 < len(words) else "", 0, 1 << 20
+                )
                 if mtu is not None:
                     p = self.port(dev, n)
                     p.mtu = mtu
@@ -526,8 +558,19 @@ class HostParser:
             p.at("pfc", n, raw)
             return True
         if obj == "ets" and verb == "set":
-            g = _keyword_groups(" ".join(args), {"tc-tsa", "tc-bw", "prio-tc", "willing", "pg-bw", "reco-tc-tsa",
-                                                 "reco-tc-bw", "reco-prio-tc"})
+            g = _keyword_groups(
+                " ".join(args),
+                {
+                    "tc-tsa",
+                    "tc-bw",
+                    "prio-tc",
+                    "willing",
+                    "pg-bw",
+                    "reco-tc-tsa",
+                    "reco-tc-bw",
+                    "reco-prio-tc",
+                },
+            )
             p = self.port(dev, n)
             p.tsa.update(_kv_map(g.get("tc-tsa", []), _tsa))
             p.bw.update(_kv_map(g.get("tc-bw", []), lambda v: _int(v, 0, 100)))
@@ -537,8 +580,18 @@ class HostParser:
             return True
         if obj == "app" and verb in ("add", "del", "replace", "flush"):
             p = self.port(dev, n)
-            g = _keyword_groups(" ".join(args), {"dscp-prio", "dgram-port-prio", "default-prio", "pcp-prio",
-                                                 "ethtype-prio", "stream-port-prio", "port-prio"})
+            g = _keyword_groups(
+                " ".join(args),
+                {
+                    "dscp-prio",
+                    "dgram-port-prio",
+                    "default-prio",
+                    "pcp-prio",
+                    "ethtype-prio",
+                    "stream-port-prio",
+                    "port-prio",
+                },
+            )
             if verb == "flush":
                 sels = set(g) or {"dscp-prio", "dgram-port-prio"}
                 if "dscp-prio" in sels:
@@ -547,9 +600,14 @@ class HostParser:
                     p.app_dgram = []
                 p.at("app", n, raw)
                 return True
-            dscp = [(dscp_value(k), _int(v, 0, 7)) for k, _, v in (t.partition(":") for t in g.get("dscp-prio", []))]
-            dgram = [(_int(k, 1, 65535), _int(v, 0, 7))
-                     for k, _, v in (t.partition(":") for t in g.get("dgram-port-prio", []))]
+            dscp = [
+                (dscp_value(k), _int(v, 0, 7))
+                for k, _, v in (t.partition(":") for t in g.get("dscp-prio", []))
+            ]
+            dgram = [
+                (_int(k, 1, 65535), _int(v, 0, 7))
+                for k, _, v in (t.partition(":") for t in g.get("dgram-port-prio", []))
+            ]
             if any(a is None or b is None for a, b in dscp + dgram):
                 self.state.warn(f"bad dcb app entry: {raw.strip()[:160]}", n)
             dscp_ok = [(a, b) for a, b in dscp if a is not None and b is not None]
@@ -586,8 +644,11 @@ class HostParser:
                 else:
                     on = sorted(k for k, v in p.pfc.items() if v)
                     itf.pfc = Pfc(enabled=True if on else None, no_drop=None)
-                    st.warn(f"{name}: PFC state given for priorities {sorted(p.pfc)} only; the rest is unknown",
-                            self._first(p, "pfc"), code="PARTIAL")
+                    st.warn(
+                        f"{name}: PFC state given for priorities {sorted(p.pfc)} only; the rest is unknown",
+                        self._first(p, "pfc"),
+                        code="PARTIAL",
+                    )
             if p.ets_seen:
                 itf.scheduling = self.scheduling(name, p)
             if p.app_dscp is not None:
@@ -613,7 +674,9 @@ class HostParser:
         used = {p.rdma_dev for p in self.ports.values() if p.rdma_dev}
         for dev, (_, line, _t) in self.tos.items():
             if dev not in used:
-                st.warn(f"RDMA-CM TOS set for {dev}, which is not tied to any interface", line, code="UNDEFINED")
+                st.warn(
+                    f"RDMA-CM TOS set for {dev}, which is not tied to any interface", line, code="UNDEFINED"
+                )
         # host-wide DSCP map = the map most DSCP-trusting ports share
         if maps:
             counts: dict[str, int] = {}
@@ -657,7 +720,10 @@ class HostParser:
             if len(by[d]) > 1:
                 self.state.warn(
                     f"{name}: DSCP {d} maps to several priorities {sorted(by[d])} (ambiguous APP table; "
-                    f"use 'dcb app replace')", self._first(p, "app"), code="AMBIGUOUS")
+                    f"use 'dcb app replace')",
+                    self._first(p, "app"),
+                    code="AMBIGUOUS",
+                )
                 continue
             out[str(d)] = next(iter(by[d]))
         return out
@@ -677,15 +743,21 @@ class HostParser:
             if self.identity_prio_tc and key != tc:
                 self.state.warn(
                     f"{name}: TC {tc} carries priorities {sorted(tcs[tc])}; roceconf expects priority N on TC N",
-                    line, code="PRIO_TC")
+                    line,
+                    code="PRIO_TC",
+                )
             tsa = p.tsa.get(tc)
+            if tsa is None and tc not in p.bw:
+                continue  # only the priority map was shown: the scheduler is unknown
             if tsa == "strict":
                 out[str(key)] = Sched(mode="strict")
             elif tsa == "ets":
                 out[str(key)] = Sched(mode="dwrr", bandwidth_percent=p.bw.get(tc))
             else:
                 if tsa is not None:
-                    self.state.warn(f"{name}: TC {tc} uses TSA {tsa!r} (not strict/ets)", line, code="UNSUPPORTED")
+                    self.state.warn(
+                        f"{name}: TC {tc} uses TSA {tsa!r} (not strict/ets)", line, code="UNSUPPORTED"
+                    )
                 out[str(key)] = Sched()
         return out
 
@@ -860,8 +932,10 @@ def _no_dev(cmd: str, dev: str) -> str:
     if cmd.startswith("ip "):
         return f'Device "{dev}" does not exist.'
     if cmd.startswith("ethtool"):
-        return f"netlink error: no device matches name ({dev})\nCannot get device pause settings: No such device"
-    return f"Cannot find device \"{dev}\""
+        return (
+            f"netlink error: no device matches name ({dev})\nCannot get device pause settings: No such device"
+        )
+    return f'Cannot find device "{dev}"'
 
 
 def simulate_with(
@@ -882,12 +956,22 @@ def simulate_with(
     if argv[:4] == ["ip", "-j", "link", "show"] and dev:
         if itf is None:
             return _no_dev(command, dev)
-        obj: dict[str, Any] = {"ifindex": 2 + sorted(state.interfaces, key=natural_key).index(dev), "ifname": dev,
-                               "flags": ["BROADCAST", "MULTICAST", "UP", "LOWER_UP"]}
+        obj: dict[str, Any] = {
+            "ifindex": 2 + sorted(state.interfaces, key=natural_key).index(dev),
+            "ifname": dev,
+            "flags": ["BROADCAST", "MULTICAST", "UP", "LOWER_UP"],
+        }
         if itf.mtu is not None:
             obj["mtu"] = itf.mtu
-        obj.update({"qdisc": "mq", "operstate": "UP", "linkmode": "DEFAULT", "group": "default",
-                    "link_type": "ether"})
+        obj.update(
+            {
+                "qdisc": "mq",
+                "operstate": "UP",
+                "linkmode": "DEFAULT",
+                "group": "default",
+                "link_type": "ether",
+            }
+        )
         return json.dumps([obj], separators=(",", ":"))
     if argv[0] == "ethtool" and dev:
         if itf is None:
@@ -901,8 +985,10 @@ def simulate_with(
             return _no_dev(command, dev)
         if argv[2] == "pfc":
             on = set(itf.pfc.no_drop or [])
-            return json.dumps({"pfc_cap": 8, "macsec_bypass": False, "delay": 0,
-                               "prio_pfc": [p in on for p in range(8)]}, separators=(",", ":"))
+            return json.dumps(
+                {"pfc_cap": 8, "macsec_bypass": False, "delay": 0, "prio_pfc": [p in on for p in range(8)]},
+                separators=(",", ":"),
+            )
         if argv[2] == "ets":
             kt = key_tc(itf)
             tsa = ["strict"] * 8
@@ -913,10 +999,21 @@ def simulate_with(
                     tsa[tc] = "ets"
                     bw[tc] = s.bandwidth_percent or 0
             prio_tc = [kt.get(p, 0) for p in range(8)]
-            return json.dumps({"willing": False, "ets_cap": 8, "cbs": False, "tc_bw": bw, "pg_bw": [0] * 8,
-                               "tc_tsa": tsa, "prio_tc": prio_tc, "reco_tc_bw": [0] * 8,
-                               "reco_tc_tsa": ["strict"] * 8, "reco_prio_tc": [0] * 8},
-                              separators=(",", ":"))
+            return json.dumps(
+                {
+                    "willing": False,
+                    "ets_cap": 8,
+                    "cbs": False,
+                    "tc_bw": bw,
+                    "pg_bw": [0] * 8,
+                    "tc_tsa": tsa,
+                    "prio_tc": prio_tc,
+                    "reco_tc_bw": [0] * 8,
+                    "reco_tc_tsa": ["strict"] * 8,
+                    "reco_prio_tc": [0] * 8,
+                },
+                separators=(",", ":"),
+            )
         if argv[2] == "app":
             dscp, dgram = app_entries(itf, state)
             obj = {}
@@ -930,8 +1027,17 @@ def simulate_with(
         links = []
         for i, (name, it) in enumerate(sorted_ports(state)):
             if it.rdma is not None and it.rdma.device:
-                links.append({"ifindex": i, "ifname": it.rdma.device, "port": 1, "state": "ACTIVE",
-                              "physical_state": "LINK_UP", "netdev": name, "netdev_index": 2 + i})
+                links.append(
+                    {
+                        "ifindex": i,
+                        "ifname": it.rdma.device,
+                        "port": 1,
+                        "state": "ACTIVE",
+                        "physical_state": "LINK_UP",
+                        "netdev": name,
+                        "netdev_index": 2 + i,
+                    }
+                )
         return json.dumps(links, separators=(",", ":"))
     m = _TOS_PATH.fullmatch(argv[1]) if argv[0] == "cat" and len(argv) == 2 else None
     if m:
