@@ -400,3 +400,19 @@ def test_unmodelled_mlnx_qos_settings_warn() -> None:
     got = PLAT.parse(join_outputs({"mlnx_qos -i eth0": out}))
     assert got.interfaces["eth0"].scheduling == {"3": Sched(mode="strict")}
     assert any(w.code == "UNMODELLED" and "10.0 Gbps" in w.message for w in got.warnings)
+
+
+@pytest.mark.parametrize(
+    ("cmd", "out"),
+    [
+        ("ibdev2netdev", "mlx5_0 port 1 ==> ens1f0np0 (Up)\nmlx5_1 port 1 ==> ens1f1np1 (Down)"),
+        ("rdma link show", "link mlx5_0/1 state ACTIVE physical_state LINK_UP netdev ens1f0np0"),
+        ("rdma -j link show", '[{"ifindex":0,"ifname":"mlx5_0","port":1,"netdev":"ens1f0np0"}]'),
+        ("ls /sys/class/net/ens1f0np0/device/infiniband", "mlx5_0"),
+    ],
+)
+def test_rdma_device_link_assigns_tos_to_the_port(cmd: str, out: str) -> None:
+    bundle = join_outputs({cmd: out, "cma_roce_tos -d mlx5_0": "106"})
+    got = PLAT.parse(bundle)
+    assert got.interfaces["ens1f0np0"].rdma == NicRdma(device="mlx5_0", roce_tos=106)
+    assert got.sources["interfaces.ens1f0np0.rdma.roce_tos"].lines == [len(bundle.splitlines())]
