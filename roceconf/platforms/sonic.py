@@ -153,10 +153,24 @@ class _Reader:
 
     def documents(self) -> list[_Obj]:
         docs: list[_Obj] = []
+        loose: _Obj | None = None  # "KEY": {...} pairs without the enclosing braces (document excerpts)
         while self.i < len(self.toks):
-            kind, val, _ = self.toks[self.i]
+            kind, val, pos = self.toks[self.i]
+            nxt = self.toks[self.i + 1] if self.i + 1 < len(self.toks) else None
             if kind == "punct" and val == "{":
                 docs.append(self._object(1))
+            elif kind == "str" and nxt is not None and nxt[:2] == ("punct", ":"):
+                if loose is None:
+                    loose = _Obj(line=self.line(pos))
+                    docs.append(loose)
+                    self._issue(pos, "key/value pairs outside a JSON object (excerpt without braces)")
+                key = self._decode(val, pos)
+                self.i += 2
+                if self.i < len(self.toks):
+                    if key in loose.items:
+                        self._issue(pos, f"duplicate key {key!r}: the later one wins", "DUPLICATE")
+                    loose.items[key] = self._value(1)
+                    loose.lines[key] = self.line(pos)
             else:
                 self.i += 1
         return docs
@@ -346,7 +360,7 @@ class _Parser:
     def at(self, path: str, *lines: int | None) -> None:
         ls = sorted({n for n in lines if n})
         if ls:
-            n = ls[0]
+            n = next(x for x in lines if x)  # the text shown is the first line given (the binding)
             text = self.src_lines[n - 1].strip() if 0 < n <= len(self.src_lines) else ""
             self.st.at(path, ls, text)
 
