@@ -146,8 +146,22 @@ def _merge(dst: Node, src: Node) -> None:
             dst[k] = _copy(v)
 
 
-def _from_yaml_obj(obj: Any, line: int | None, lines: list[str]) -> Node | Leaf:
+#: Upper bound on tree size after YAML aliases are expanded (alias bombs become a warning).
+MAX_NODES = 200_000
+
+
+class _TooBig(ValueError):
+    pass
+
+
+def _from_yaml_obj(
+    obj: Any, line: int | None, lines: list[str], budget: list[int] | None = None
+) -> Node | Leaf:
     """Convert a ruamel round-trip object into Node/Leaf with 1-based line numbers."""
+    budget = budget if budget is not None else [MAX_NODES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooBig("document too large (YAML aliases expand beyond the size limit)")
     if isinstance(obj, dict):
         node = Node(line, lines[line - 1].strip() if line and line <= len(lines) else "")
         lc = getattr(obj, "lc", None)
@@ -159,7 +173,7 @@ def _from_yaml_obj(obj: Any, line: int | None, lines: list[str]) -> Node | Leaf:
                     kline = pos[0] + 1 if pos else None
                 except (KeyError, TypeError, AttributeError):
                     kline = None
-            node[str(k)] = _from_yaml_obj(v, kline, lines)
+            node[str(k)] = _from_yaml_obj(v, kline, lines, budget)
         return node
     if isinstance(obj, list):
         # Lists only appear at the top (header/set items); keep them as an indexed node.
@@ -172,7 +186,7 @@ def _from_yaml_obj(obj: Any, line: int | None, lines: list[str]) -> Node | Leaf:
                     iline = lc.item(i)[0] + 1
                 except (KeyError, TypeError, AttributeError, IndexError):
                     iline = None
-            node[f"#{i}"] = _from_yaml_obj(v, iline, lines)
+            node[f"#{i}"] = _from_yaml_obj(v, iline, lines, budget)
         return node
     text = lines[line - 1].strip() if line and line <= len(lines) else ""
     return Leaf(obj, line, text)
@@ -221,6 +235,9 @@ def _load_structured(text: str, st: DeviceState) -> Node:
     try:
         obj = yaml.load(io.StringIO(text))
         return _unwrap(_from_yaml_obj(obj, None, lines), st)
+    except (_TooBig, RecursionError) as exc:
+        st.warn(f"not evaluated: {exc or 'document nests too deeply'}")
+        return Node()
     except Exception as exc:  # noqa: BLE001 - any loader failure falls back / becomes a warning
         yaml_error = exc
     try:
@@ -559,6 +576,8 @@ def _interpret(tree: Node, st: DeviceState) -> None:
         st.hostname = str(host.value).strip()
         st.at("hostname", host.line, host.text)
 
+    if tree.get("qos") is not None and not isinstance(tree.get("qos"), Node):
+        st.warn("qos: expected a mapping of QoS settings", _line(tree.get("qos")))
     qos = _node(tree.get("qos"))
     _check_macro(qos, st)
 
@@ -637,6 +656,8 @@ def _interpret(tree: Node, st: DeviceState) -> None:
             itf.mtu = _int(link["mtu"], st, f"interface {name} link mtu", 552, 9216)
             if itf.mtu is not None:
                 st.at(f"{path}.mtu", link["mtu"].line, link["mtu"].text)
+        if inode.get("qos") is not None and not isinstance(inode.get("qos"), Node):
+            st.warn(f"interface {name} qos: unrecognised setting", _line(inode.get("qos")))
         iqos = _node(inode.get("qos"))
         attach: dict[str, tuple[str, Leaf | None]] = {}
         for key, val in iqos.items():
@@ -1005,8 +1026,9 @@ PLATFORM = Platform(
         max_mtu=Fact(9216, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216, default 9216)"),
         max_lossless_priorities=Fact(
             2,
-            QOS_DOC + " (PFC port groups example: 'switch-priority 3,5'); the ASIC limit per port is not "
-            "documented, 2 is the largest set shown in NVIDIA's examples",
+            QOS_DOC + "#pfc (port groups example 'nv set qos pfc my_pfc_ports switch-priority 3,5'); "
+            "no larger per-port set is documented and all no-drop priorities share one lossless "
+            "priority group per port",
         ),
         per_port=frozenset({"mtu", "trust", "pfc", "pfc_watchdog", "link_pause", "ecn", "scheduling"}),
         hash_fields=tuple(sorted(HASH_NVUE)),

@@ -396,3 +396,30 @@ def test_capabilities_and_drivers() -> None:
 def test_rendered_lab_fixture_is_current() -> None:
     """tests/fixtures/nvue/rendered-lab.yaml is what the template renders for the lab state."""
     assert (FIXTURES / "rendered-lab.yaml").read_text() == render_state(lab_state())
+
+
+def test_link_pause_and_port_dscp_map_round_trip() -> None:
+    s = lab_state()
+    s.interfaces["swp9"].link_pause = True
+    s.interfaces["swp9"].pfc = Pfc()  # NVUE: no link pause and PFC on the same port
+    s.interfaces["swp10"].dscp_to_tc = {"24": 3, "48": 6}
+    text = render_state(s)
+    assert _block(text, "      link-pause:") == [
+        "      link-pause:",
+        "        roce-pause-1:",
+        "          tx: enable",
+        "          rx: enable",
+    ]
+    got = parse(text)
+    assert got.warnings == []
+    assert got.semantic() == s.semantic()
+    assert got.interfaces["swp10"].dscp_to_tc == {"24": 3, "48": 6}
+    assert got.interfaces["swp11"].dscp_to_tc is None
+
+
+def test_alias_bomb_is_a_warning() -> None:
+    rows = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for prev, cur in zip("abcdef", "bcdefg", strict=True):
+        rows.append(f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    st = parse("\n".join(rows))
+    assert any("too large" in w.message for w in st.warnings)
