@@ -194,7 +194,7 @@ class _Parser:
         self.all_off: tuple[int, str] | None = None
         self.ecmp_ip: _Val | None = None
         self.ecmp_ipv6: _Val | None = None
-        self.views: dict[int, tuple[dict[str, Any] | None, list[tuple[str, int, str]]]] = {}
+        self.views: dict[int, tuple[dict[str, Any] | None, list[tuple[str, list[int], str]]]] = {}
 
     # ------------------------------------------------------------------ helpers
     def warn(self, msg: str, line: int | None, code: str = _WARN_PARSE) -> None:
@@ -578,14 +578,18 @@ class _Parser:
         if view is None:
             scratch = _Parser("")
             fields = scratch.merge("", _Block(0, ""), prof)
-            suffixes = [(path[len("interfaces.") :], v["lines"][0], v["text"]) for path, v in scratch.sources.items()]
+            suffixes = [(path[len("interfaces.") :], v["lines"], v["text"]) for path, v in scratch.sources.items()]
             view = self.views[id(prof)] = (fields, suffixes)
         fields, suffixes = view
         sources = self.sources
         base = f"interfaces.{name}"
-        for suffix, line, text in suffixes:
-            lines = [line, attach_line] if line < attach_line else [attach_line, line]
-            sources[base + suffix] = {"lines": lines, "text": text}
+        for suffix, lines, text in suffixes:
+            if len(lines) == 1:
+                line = lines[0]
+                merged = [line, attach_line] if line < attach_line else [attach_line, line]
+            else:
+                merged = sorted({*lines, attach_line})
+            sources[base + suffix] = {"lines": merged, "text": text}
         mtu = pause = None
         if blk.mtu is not None:
             mtu = blk.mtu[0]

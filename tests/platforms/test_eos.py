@@ -355,12 +355,13 @@ def test_parser_is_fast() -> None:
     bgp = "router bgp 65001\n" + "".join(f"   neighbor 10.1.{i}.1 remote-as 65002\n" for i in range(250))
     text = base + ports + other + bgp
     assert 1400 < text.count("\n") < 1700
-    best = min(_time_parse(text) for _ in range(3))
+    # CPU time of this process, best of 5: other jobs on the machine must not make the test flaky.
+    best = min(_time_parse(text) for _ in range(5))
     assert best < 0.010, f"{best * 1000:.1f} ms per config"
 
 
 def _time_parse(text: str, n: int = 10) -> float:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(n):
         parse(text)
-    return (time.perf_counter() - t0) / n
+    return (time.process_time() - t0) / n
