@@ -199,5 +199,115 @@ def parse(platform_name: str, file: str, fmt: str) -> None:
         click.echo(f"{file}:{w.line or 0}: warning[{w.code}]: {w.message}", err=True)
 
 
+# ----------------------------------------------------------------------------------------- drift
+@main.command()
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option(
+    "--inventory", type=click.Path(), help="Ansible inventory of live devices (address, port, platform)."
+)
+@click.option(
+    "--configs", type=click.Path(file_okay=False), help="Directory of saved configs: DIR/<device>.<ext>."
+)
+@click.option("--device", default=None, help="Audit one device only.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit", "markdown"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--output", type=click.Path(dir_okay=False), help="Write the report to a file (atomically).")
+@click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 600),
+    default=10.0,
+    show_default=True,
+    help="Per-device connect/read timeout, seconds.",
+)
+@click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True)
+@guarded
+def drift(
+    intent: str,
+    inventory: str | None,
+    configs: str | None,
+    device: str | None,
+    fmt: str,
+    output: str | None,
+    workers: int,
+    timeout: float,
+    retries: int,
+) -> None:
+    """Audit devices against the intent. Exit 0 in sync, 1 drift, 2 invalid input, 3 some device unknown."""
+    from roceconf.compile import load_valid
+    from roceconf.drift.audit import audit
+    from roceconf.drift.collect import CollectError
+    from roceconf.drift.report import FORMATS
+
+    if (inventory is None) == (configs is None):
+        click.echo("error: give exactly one of --inventory FILE or --configs DIR", err=True)
+        sys.exit(EXIT_INVALID)
+    fab = load_valid(intent)
+    try:
+        with _progress() as progress:
+            report = audit(
+                fab,
+                inventory=inventory,
+                configs=configs,
+                device=device,
+                workers=workers,
+                timeout=timeout,
+                retries=retries,
+                progress=progress,
+            )
+    except CollectError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_INVALID)
+    if fmt == "text":
+        text = FORMATS["text"](report, color=output is None and sys.stdout.isatty())
+    else:
+        text = FORMATS[fmt](report)
+    if output:
+        from roceconf.compile import write_outputs
+
+        out = Path(output)
+        write_outputs({out.name: text}, out.parent if str(out.parent) else ".")
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+    sys.exit(report.exit_code)
+
+
+class _progress:
+    """A rich progress bar on a terminal; plain lines on stderr otherwise."""
+
+    def __enter__(self) -> Callable[..., None]:
+        from roceconf.drift.audit import plain_progress
+
+        self.bar = None
+        if sys.stderr.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self.bar = Progress(
+                TextColumn("auditing"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.description}"),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("", total=None)
+
+            def cb(r: Any, i: int, n: int) -> None:
+                self.bar.update(self.task, completed=i, total=n, description=f"{r.device}: {r.status}")
+
+            return cb
+        return plain_progress()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

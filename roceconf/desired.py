@@ -5,6 +5,7 @@ from __future__ import annotations
 from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.names import natural_key
+from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
 
 
@@ -93,3 +94,32 @@ def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceStat
             continue
         out[name] = desired_state(fab.devices[name])
     return out
+
+
+def _drop_lost(want: object, got: object) -> object:
+    """Keep `want` except where `got` lost a stated value (became None): there, None."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        return {
+            k: (
+                None
+                if got.get(k) is None and v is not None and not isinstance(v, dict)
+                else _drop_lost(v, got.get(k))
+            )
+            for k, v in want.items()
+        }
+    return want
+
+
+def expressible(desired: DeviceState) -> DeviceState:
+    """The desired state restricted to what the platform's config syntax can carry.
+
+    A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
+    platform without seed syntax) cannot be configured, and so is not audited on that platform.
+    """
+    plat = platforms.get(desired.platform)
+    try:
+        back = plat.parse(render_state(desired))
+    except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
+        return desired
+    data = _drop_lost(desired.model_dump(), back.model_dump())
+    return DeviceState.model_validate(data)

@@ -1,0 +1,37 @@
+# Two entry points for a fresh machine (see README):
+#   make demo   - set up the virtualenv, then render the lab fabric, start the loopback lab, inject faults, audit drift
+#   make test   - set up the virtualenv, then run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup demo test lint bench golden clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/roceconf demo
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	cd playbooks && ../$(BIN)/ansible-lint
+
+bench: $(STAMP)
+	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+golden: $(STAMP)
+	$(BIN)/roceconf render inventories/lab/intent.yml -o tests/golden
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,264 @@
+"""The drift audit: read every device (bounded worker pool), parse, compare with the intent, rank, remediate.
+
+A device is only ever reported ``in_sync`` after it was read *and* parsed into a state with RoCE content.
+Anything else (unreachable, refused, bad credentials, timeout, garbage) is ``unknown`` with the reason.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from roceconf import platforms
+from roceconf.desired import desired_state, expressible
+from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
+from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare
+from roceconf.drift.remediate import Remediation, remediation
+from roceconf.intent import DeviceSpec, Fabric
+from roceconf.names import natural_key
+from roceconf.state import DeviceState
+
+Status = Literal["in_sync", "drift", "unknown"]
+
+
+@dataclass
+class DeviceResult:
+    device: str
+    platform: str
+    status: Status
+    source: str
+    reason: str | None = None
+    items: list[DriftItem] = field(default_factory=list)
+    parse_warnings: list[dict[str, Any]] = field(default_factory=list)
+    remediation: list[Remediation] = field(default_factory=list)
+    attempts: int = 0
+    seconds: float = 0.0
+    actual: DeviceState | None = None
+
+    @property
+    def worst(self) -> str | None:
+        if not self.items:
+            return None
+        return min((i.severity for i in self.items), key=SEVERITY_RANK.__getitem__)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device,
+            "platform": self.platform,
+            "status": self.status,
+            "source": self.source,
+            "reason": self.reason,
+            "worst_severity": self.worst,
+            "attempts": self.attempts,
+            "seconds": round(self.seconds, 3),
+            "items": [i.to_dict() for i in self.items],
+            "parse_warnings": self.parse_warnings,
+            "remediation": [r.to_dict() for r in self.remediation],
+        }
+
+
+@dataclass
+class DriftReport:
+    intent: str
+    source: str
+    generated_at: str
+    devices: list[DeviceResult]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        c = {
+            "devices": len(self.devices),
+            "in_sync": 0,
+            "drift": 0,
+            "unknown": 0,
+            "critical": 0,
+            "warning": 0,
+            "info": 0,
+        }
+        for d in self.devices:
+            c[d.status] += 1
+            for i in d.items:
+                c[i.severity] += 1
+        return c
+
+    @property
+    def exit_code(self) -> int:
+        """0 in sync, 1 drift found, 3 some device could not be audited and nothing drifted elsewhere."""
+        if any(d.status == "drift" for d in self.devices):
+            return 1
+        if any(d.status == "unknown" for d in self.devices):
+            return 3
+        return 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": 1,
+            "intent": self.intent,
+            "source": self.source,
+            "generated_at": self.generated_at,
+            "summary": self.counts,
+            "exit_code": self.exit_code,
+            "devices": [d.to_dict() for d in self.devices],
+        }
+
+
+def policy_for(dev: DeviceSpec) -> Policy:
+    s = dev.settings
+    roce, cnp = s.roce, s.cnp
+    return Policy(
+        roce_dscp=tuple(roce.dscp) if roce else (),
+        cnp_dscp=tuple(cnp.dscp) if cnp else (),
+        roce_priority=roce.priority if roce else None,
+        cnp_priority=cnp.priority if cnp else None,
+        lossless=tuple(s.lossless_priorities),
+        roce_path_mtu=s.mtu.roce_path,
+        is_host=dev.is_host,
+    )
+
+
+def _has_content(state: DeviceState) -> bool:
+    return bool(state.interfaces or state.dscp_to_tc)
+
+
+def evaluate(dev: DeviceSpec, desired: DeviceState, text: str, source: str, file: str | None) -> DeviceResult:
+    """Parse what was read and compare it with the desired state."""
+    plat = platforms.get(dev.platform)
+    actual = plat.parse(text)
+    warnings = [{"line": w.line, "message": w.message, "code": w.code} for w in actual.warnings]
+    if not _has_content(actual) and _has_content(desired):
+        first = "; ".join(w["message"] for w in warnings[:2])
+        return DeviceResult(
+            dev.name,
+            dev.platform,
+            "unknown",
+            source,
+            reason=f"read {len(text)} bytes but found no RoCE configuration to compare"
+            + (f" ({first})" if first else ""),
+            parse_warnings=warnings,
+            actual=actual,
+        )
+    items = compare(desired, actual, policy_for(dev), dev.name, file)
+    items = [i for i in items if i.severity != "info"] + [i for i in items if i.severity == "info"]
+    blocking = [i for i in items if i.severity != "info"]
+    res = DeviceResult(
+        dev.name,
+        dev.platform,
+        "drift" if blocking else "in_sync",
+        source,
+        items=items,
+        parse_warnings=warnings,
+        actual=actual,
+    )
+    if blocking:
+        res.remediation = remediation(desired, blocking, dev.is_host)
+    return res
+
+
+def audit(
+    fab: Fabric,
+    *,
+    inventory: str | Path | None = None,
+    configs: str | Path | None = None,
+    device: str | None = None,
+    workers: int = 8,
+    timeout: float = 10.0,
+    retries: int = 2,
+    progress: Callable[[DeviceResult, int, int], None] | None = None,
+) -> DriftReport:
+    if (inventory is None) == (configs is None):
+        raise ValueError("give exactly one of inventory or configs")
+    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
+    if device is not None and not names:
+        raise CollectError(f"no device named '{device}' in the intent", retry=False)
+    targets: dict[str, Target] = load_inventory(inventory) if inventory is not None else {}
+    source = f"inventory {inventory}" if inventory is not None else f"configs {configs}"
+    results: dict[str, DeviceResult] = {}
+    total = len(names)
+
+    def one(name: str) -> DeviceResult:
+        dev = fab.devices[name]
+        desired = expressible(desired_state(dev))
+        t0 = time.monotonic()
+        try:
+            if configs is not None:
+                text, path = read_backup(configs, name, dev.platform)
+                res = evaluate(dev, desired, text, str(path), str(path))
+                res.attempts = 1
+            else:
+                tgt = targets.get(name)
+                if tgt is None:
+                    raise CollectError("not in the inventory", retry=False)
+                if tgt.platform != dev.platform:
+                    raise CollectError(
+                        f"inventory says platform {tgt.platform}, intent says {dev.platform}", retry=False
+                    )
+                text, attempts = read_with_retries(tgt, desired, timeout, retries)
+                where = f"{tgt.host}:{tgt.port}" if tgt.port else tgt.host
+                res = evaluate(dev, desired, text, where, f"{name}:running-config")
+                res.attempts = attempts
+        except CollectError as e:
+            res = DeviceResult(name, dev.platform, "unknown", source, reason=str(e))
+        except Exception as e:  # noqa: BLE001 - one broken device never stops the audit
+            tgt = targets.get(name)
+            msg = f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
+            res = DeviceResult(name, dev.platform, "unknown", source, reason=tgt.scrub(msg) if tgt else msg)
+        res.seconds = time.monotonic() - t0
+        return res
+
+    deadline = timeout * (retries + 1) * 3 + 5 * (retries + 1)
+    pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-audit")
+    try:
+        futs = {pool.submit(one, n): n for n in names}
+        done_count = 0
+        pending = set(futs)
+        start = time.monotonic()
+        while pending:
+            finished, pending = cf.wait(pending, timeout=1.0, return_when=cf.FIRST_COMPLETED)
+            for f in finished:
+                r = f.result()
+                results[r.device] = r
+                done_count += 1
+                if progress:
+                    progress(r, done_count, total)
+            # a device that hangs past every timeout is reported unknown; its thread is abandoned
+            for f in list(pending):
+                if time.monotonic() - start > deadline * max(1, -(-len(names) // max(1, workers))):
+                    n = futs[f]
+                    pending.discard(f)
+                    f.cancel()
+                    r = DeviceResult(
+                        n,
+                        fab.devices[n].platform,
+                        "unknown",
+                        source,
+                        reason=f"no result within {deadline:g} s (device hung)",
+                    )
+                    results[n] = r
+                    done_count += 1
+                    if progress:
+                        progress(r, done_count, total)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    return DriftReport(
+        intent=fab.file,
+        source=source,
+        generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        devices=[results[n] for n in names],
+    )
+
+
+def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int], None]:
+    def cb(r: DeviceResult, i: int, n: int) -> None:
+        extra = f" ({r.reason})" if r.reason else (f" ({len(r.items)} item(s))" if r.items else "")
+        print(f"[{i}/{n}] {r.device}: {r.status}{extra}", file=stream, flush=True)
+
+    return cb
+
+
+__all__ = ["DeviceResult", "DriftReport", "audit", "evaluate", "plain_progress", "Path"]

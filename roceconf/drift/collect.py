@@ -1,0 +1,261 @@
+"""Read actual device state: live (napalm, netmiko over SSH) or from a directory of saved configs.
+
+Connection data comes from an Ansible inventory (parsed by ansible-core itself, so group_vars, host_vars and
+Ansible Vault work as in a playbook). Credentials come from ROCECONF_USERNAME / ROCECONF_PASSWORD or from the
+inventory's ansible_user / ansible_password (which may be vaulted); never from the intent. Secrets are kept
+out of every message this module produces.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from roceconf import platforms
+from roceconf.platforms.base import join_outputs
+from roceconf.state import DeviceState
+
+
+class CollectError(Exception):
+    """A device could not be read; the message is safe to show (no secrets)."""
+
+    def __init__(self, message: str, retry: bool = True):
+        super().__init__(message)
+        self.retry = retry
+
+
+@dataclass
+class Target:
+    name: str
+    platform: str
+    host: str
+    port: int | None = None
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    transport: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def scrub(self, text: str) -> str:
+        """Remove the password (and the username) from any text we are about to show or log."""
+        for secret in (self.password,):
+            if secret:
+                text = text.replace(secret, "********")
+        return text
+
+
+# --------------------------------------------------------------------------------------------- inventory
+def load_inventory(path: str | Path) -> dict[str, Target]:
+    """Hosts of an Ansible inventory (YAML/INI/directory) as collection targets, using ansible-core's parser."""
+    from ansible.errors import AnsibleError
+    from ansible.inventory.manager import InventoryManager
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.vars.manager import VariableManager
+
+    p = Path(path)
+    if not p.exists():
+        raise CollectError(f"inventory {path} not found", retry=False)
+    loader = DataLoader()
+    vault_file = os.environ.get("ROCECONF_VAULT_PASSWORD_FILE") or os.environ.get(
+        "ANSIBLE_VAULT_PASSWORD_FILE"
+    )
+    if vault_file:
+        from ansible.cli import CLI
+
+        loader.set_vault_secrets(
+            CLI.setup_vault_secrets(loader, vault_ids=[], vault_password_files=[vault_file])
+        )
+    try:
+        inv = InventoryManager(loader=loader, sources=[str(p)])
+        vm = VariableManager(loader=loader, inventory=inv)
+        hosts = inv.get_hosts()
+    except AnsibleError as e:
+        raise CollectError(f"cannot read inventory {path}: {str(e).splitlines()[0]}", retry=False) from None
+    env_user = os.environ.get("ROCECONF_USERNAME")
+    env_pass = os.environ.get("ROCECONF_PASSWORD")
+    out: dict[str, Target] = {}
+    for h in hosts:
+        try:
+            v = vm.get_vars(host=h)
+        except AnsibleError as e:
+            raise CollectError(
+                f"cannot read variables of {h.name}: {str(e).splitlines()[0]}", retry=False
+            ) from None
+        plat = v.get("roceconf_platform") or v.get("platform")
+        if plat is None:
+            continue
+        port = v.get("ansible_port") or v.get("ansible_httpapi_port")
+        out[h.name] = Target(
+            name=h.name,
+            platform=str(plat),
+            host=str(v.get("ansible_host", h.name)),
+            port=int(port) if port is not None else None,
+            username=env_user or _plain(v.get("ansible_user")),
+            password=env_pass or _plain(v.get("ansible_password") or v.get("ansible_ssh_pass")),
+            transport=v.get("roceconf_transport") or v.get("transport"),
+        )
+    return out
+
+
+def _plain(value: Any) -> str | None:
+    if value is None:
+        return None
+    return str(value)  # AnsibleVaultEncryptedUnicode decrypts on str()
+
+
+# --------------------------------------------------------------------------------------------- live read
+def read_live(target: Target, desired: DeviceState, timeout: float) -> str:
+    """The text the platform parser reads, fetched from a live device."""
+    plat = platforms.get(target.platform)
+    if not target.username or not target.password:
+        raise CollectError(
+            "no credentials: set ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
+            "ansible_password (vault) in the inventory",
+            retry=False,
+        )
+    _probe(target, timeout)
+    try:
+        if plat.kind == "nic":
+            return _netmiko_many(target, "linux", plat.commands_for(desired), timeout)
+        driver = plat.napalm_driver
+        if driver and (driver != "junos" or target.transport == "netconf"):
+            return _napalm_running(target, driver, timeout)
+        if plat.netmiko_device_type is None:
+            raise CollectError(f"platform {plat.name} has no collector", retry=False)
+        return _netmiko_many(
+            target, plat.netmiko_device_type, list(plat.collect_commands), timeout, bundle=False
+        )
+    except CollectError:
+        raise
+    except Exception as e:  # napalm/netmiko raise many types; report them all as unknown with the reason
+        raise CollectError(_reason(target, e), retry=_retryable(e)) from None
+
+
+def _probe(target: Target, timeout: float) -> None:
+    """Fail fast and clearly when nothing listens (connection refused / unreachable)."""
+    port = target.port or (443 if target.transport == "https" else 80 if target.transport == "http" else 22)
+    try:
+        with socket.create_connection((target.host, port), timeout=timeout):
+            pass
+    except ConnectionRefusedError:
+        raise CollectError(f"connection refused by {target.host}:{port}") from None
+    except TimeoutError:
+        raise CollectError(f"no answer from {target.host}:{port} within {timeout:g} s") from None
+    except OSError as e:
+        raise CollectError(f"cannot reach {target.host}:{port}: {e.strerror or e}") from None
+
+
+def _reason(target: Target, e: BaseException) -> str:
+    name = type(e).__name__
+    text = " ".join(str(e).split())[:300]
+    low = (name + " " + text).lower()
+    if "auth" in low or "permission denied" in low or "401" in low:
+        return target.scrub(f"authentication failed ({name})")
+    if "timeout" in low or "timed out" in low:
+        return target.scrub(f"timed out ({name}: {text})")
+    return target.scrub(f"{name}: {text}" if text else name)
+
+
+def _retryable(e: BaseException) -> bool:
+    low = (type(e).__name__ + str(e)).lower()
+    return not ("auth" in low or "permission denied" in low or "401" in low)
+
+
+def _napalm_running(target: Target, driver: str, timeout: float) -> str:
+    from napalm import get_network_driver
+
+    optional: dict[str, Any] = {}
+    if driver == "eos":
+        optional["transport"] = target.transport if target.transport in ("http", "https") else "https"
+        if target.port:
+            optional["port"] = target.port
+    elif target.port:
+        optional["port"] = target.port
+    if driver in ("nxos_ssh", "junos", "ios"):
+        optional.update(
+            {
+                "conn_timeout": timeout,
+                "banner_timeout": timeout,
+                "auth_timeout": timeout,
+                "read_timeout_override": timeout,
+            }
+        )
+    dev = get_network_driver(driver)(
+        target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
+    )
+    dev.open()
+    try:
+        cfg = dev.get_config(retrieve="running")
+    finally:
+        try:
+            dev.close()
+        except Exception:  # noqa: BLE001 - closing a broken session must not mask the result
+            pass
+    text = cfg.get("running") or ""
+    if not text.strip():
+        raise CollectError("device returned an empty running configuration")
+    return text
+
+
+def _netmiko_many(
+    target: Target, device_type: str, commands: list[str], timeout: float, bundle: bool = True
+) -> str:
+    from netmiko import ConnectHandler
+
+    conn = ConnectHandler(
+        device_type=device_type,
+        host=target.host,
+        port=target.port or 22,
+        username=target.username,
+        password=target.password,
+        conn_timeout=timeout,
+        auth_timeout=timeout,
+        banner_timeout=timeout,
+        read_timeout_override=timeout,
+        fast_cli=True,
+        allow_agent=False,
+        use_keys=False,
+    )
+    try:
+        outputs = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in commands}
+    finally:
+        try:
+            conn.disconnect()
+        except Exception:  # noqa: BLE001
+            pass
+    if bundle:
+        return join_outputs(outputs)
+    return "\n".join(outputs.values())
+
+
+def read_with_retries(
+    target: Target, desired: DeviceState, timeout: float, retries: int = 2, backoff: float = 0.5
+) -> tuple[str, int]:
+    """Read a device, retrying connection problems with exponential backoff. Returns (text, attempts)."""
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return read_live(target, desired, timeout), attempt
+        except CollectError as e:
+            if not e.retry or attempt > retries:
+                raise CollectError(
+                    f"{e} (after {attempt} attempt{'s' if attempt > 1 else ''})", retry=False
+                ) from None
+            time.sleep(backoff * (2 ** (attempt - 1)))
+
+
+# --------------------------------------------------------------------------------------------- offline
+def read_backup(directory: str | Path, device: str, platform: str) -> tuple[str, Path]:
+    """A saved running config named the way `roceconf render` names its output: DIR/<device>.<ext>."""
+    ext = platforms.get(platform).extension
+    p = Path(directory) / f"{device}.{ext}"
+    if not p.is_file():
+        raise CollectError(f"no saved config {p.name} in {directory}", retry=False)
+    try:
+        return p.read_text(encoding="utf-8", errors="replace"), p
+    except OSError as e:
+        raise CollectError(f"cannot read {p}: {e.strerror}", retry=False) from None

@@ -1,0 +1,347 @@
+"""Semantic comparison of a desired and an actual DeviceState, ranked by how each difference hurts RDMA.
+
+The comparison runs DeepDiff over the two states' semantic dictionaries. Only what the intent states is
+compared: a field the desired state leaves unknown (None) is not checked, interfaces the intent does not
+manage are ignored, and order never matters (lists in the state are sorted sets).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from deepdiff import DeepDiff
+
+from roceconf.state import DeviceState
+
+Severity = Literal["critical", "warning", "info"]
+SEVERITY_RANK = {"critical": 0, "warning": 1, "info": 2}
+#: RoCE headers subtracted from the netdev MTU (iboe_get_mtu) and Ethernet+VLAN+FCS overhead on switches
+ROCE_OVERHEAD, L2_OVERHEAD = 96, 22
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What the intent says RoCE needs on this device: used to rank differences."""
+
+    roce_dscp: tuple[int, ...] = ()
+    cnp_dscp: tuple[int, ...] = ()
+    roce_priority: int | None = None
+    cnp_priority: int | None = None
+    lossless: tuple[int, ...] = ()
+    roce_path_mtu: int = 4096
+    is_host: bool = False
+
+    @property
+    def min_mtu(self) -> int:
+        return self.roce_path_mtu + ROCE_OVERHEAD + (0 if self.is_host else L2_OVERHEAD)
+
+
+@dataclass
+class DriftItem:
+    device: str
+    interface: str | None
+    field: str
+    expected: Any
+    actual: Any
+    severity: Severity
+    feature: str
+    explanation: str
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def location(self) -> str:
+        if self.file and self.line:
+            return f"{self.file}:{self.line}"
+        return self.file or ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device,
+            "interface": self.interface,
+            "field": self.field,
+            "expected": self.expected,
+            "actual": self.actual,
+            "severity": self.severity,
+            "feature": self.feature,
+            "explanation": self.explanation,
+            "file": self.file,
+            "line": self.line,
+        }
+
+
+_PATH = re.compile(r"\['([^']*)'\]|\[(\d+)\]")
+
+
+def _parts(deep_path: str) -> list[str]:
+    return [a if a else b for a, b in _PATH.findall(deep_path)]
+
+
+def _prune(desired: Any, actual: Any) -> Any:
+    """Restrict `actual` to what `desired` states (same keys; None in desired = not checked)."""
+    if isinstance(desired, dict):
+        if not isinstance(actual, dict):
+            return actual
+        return {k: _prune(v, actual.get(k)) for k, v in desired.items() if v is not None}
+    return actual
+
+
+def _clean(desired: Any) -> Any:
+    if isinstance(desired, dict):
+        return {k: _clean(v) for k, v in desired.items() if v is not None}
+    return desired
+
+
+def _get(d: Any, parts: list[str]) -> Any:
+    for p in parts:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(p)
+    return d
+
+
+def compare(
+    desired: DeviceState, actual: DeviceState, policy: Policy, device: str, file: str | None = None
+) -> list[DriftItem]:
+    """Drift items between desired and actual, most harmful first."""
+    want = _clean(desired.semantic())
+    want.pop("hostname", None)  # identity, not RoCE policy
+    want.pop("platform", None)
+    got_full = actual.semantic()
+    got = _prune(want, got_full)
+    items: dict[str, DriftItem] = {}
+
+    def add(parts: list[str], exp: Any, act: Any) -> None:
+        dotted = ".".join(parts)
+        if dotted in items:
+            return
+        items[dotted] = _item(parts, exp, act, policy, device, actual, file)
+
+    diff = DeepDiff(want, got, ignore_order=True, verbose_level=2, view="tree")
+    for kind, changes in diff.items():
+        for ch in changes:
+            parts = _parts(ch.path())
+            # list differences (pfc.no_drop, ecmp.fields): compare the whole list
+            lst = _list_owner(parts, want)
+            if lst is not None:
+                add(lst, _get(want, lst), _get(got, lst))
+                continue
+            if kind in ("dictionary_item_removed", "values_changed", "type_changes", "dictionary_item_added"):
+                add(parts, _get(want, parts), _get(got, parts))
+            else:
+                add(parts, _get(want, parts), _get(got, parts))
+    # stated in the device but not in the intent and harmful: extra DSCPs into a lossless class, extra no-drop
+    for dscp, tc in (got_full.get("dscp_to_tc") or {}).items():
+        if dscp not in want.get("dscp_to_tc", {}) and tc in policy.lossless and want.get("dscp_to_tc"):
+            parts = ["dscp_to_tc", dscp]
+            items[".".join(parts)] = DriftItem(
+                device,
+                None,
+                ".".join(parts),
+                None,
+                tc,
+                "warning",
+                "dscp_map",
+                f"DSCP {dscp} is mapped into lossless traffic class {tc} on {device} but the intent does not classify it "
+                "there: unplanned traffic can fill the no-drop queue and trigger PFC",
+                file,
+                actual.line_of(".".join(parts)),
+            )
+    return sorted(items.values(), key=lambda i: (SEVERITY_RANK[i.severity], i.interface or "", i.field))
+
+
+def _list_owner(parts: list[str], want: dict) -> list[str] | None:
+    for i in range(len(parts), 0, -1):
+        if isinstance(_get(want, parts[:i]), list):
+            return parts[:i]
+    return None
+
+
+def _fmt(v: Any) -> str:
+    return "unset" if v is None else str(v)
+
+
+def _item(
+    parts: list[str], exp: Any, act: Any, p: Policy, device: str, actual: DeviceState, file: str | None
+) -> DriftItem:
+    dotted = ".".join(parts)
+    if parts[0] == "interfaces" and len(parts) == 2:
+        return DriftItem(
+            device,
+            parts[1],
+            dotted,
+            "configured",
+            None,
+            "critical",
+            "interface",
+            f"{device} has no RoCE configuration for {parts[1]}: the port is not lossless",
+            file,
+            actual.line_of(dotted),
+        )
+    itf = parts[1] if parts[0] == "interfaces" and len(parts) > 1 else None
+    sub = parts[2:] if itf else parts
+    where = f"{device} {itf}" if itf else device
+    line = actual.line_of(dotted)
+    sev: Severity = "warning"
+    feature = sub[0] if sub else parts[0]
+    why = f"{dotted} is {_fmt(act)}, intent says {_fmt(exp)}"
+
+    if parts[0] == "dscp_to_tc":
+        feature = "dscp_map"
+        dscp = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+        if dscp in p.roce_dscp:
+            sev = "critical"
+            lossy = act is None or act not in p.lossless
+            why = (
+                f"RoCE DSCP {dscp} maps to traffic class {_fmt(act)}{' (lossy)' if lossy else ''} on {device}: "
+                "drops under congestion trigger go-back-N retransmissions"
+            )
+        elif dscp in p.cnp_dscp:
+            sev = "critical"
+            why = (
+                f"CNP DSCP {dscp} maps to traffic class {_fmt(act)} instead of {exp} on {device}: CNPs are not "
+                "prioritised, congestion feedback is delayed and queues grow into PFC"
+            )
+        else:
+            why = f"DSCP {dscp} maps to traffic class {_fmt(act)} instead of {exp} on {device}"
+    elif sub[:1] == ["pfc"]:
+        feature = "pfc"
+        if sub[1:] == ["no_drop"] or sub == ["pfc"]:
+            missing = sorted(set(exp or []) - set(act or [])) if isinstance(exp, list) else exp
+            extra = sorted(set(act or []) - set(exp or [])) if isinstance(exp, list) else []
+            if missing:
+                sev = "critical"
+                why = (
+                    f"no-drop missing for priority {','.join(map(str, missing))} on {where}: RoCE traffic on it is "
+                    "dropped under congestion instead of paused (go-back-N retransmissions, throughput collapse)"
+                )
+            else:
+                sev = "warning"
+                why = (
+                    f"extra no-drop priority {','.join(map(str, extra))} on {where}: more headroom reserved, and "
+                    "PFC can pause traffic the intent treats as lossy"
+                )
+        else:
+            sev = "critical" if exp else "warning"
+            why = f"PFC is {'off' if not act else 'on'} on {where}: the RoCE priority is not lossless on this port"
+    elif sub[:1] == ["trust"]:
+        feature, sev = "trust", "critical"
+        why = (
+            f"{where} trusts {_fmt(act)} instead of {exp}: RoCE packets are classified into the default (lossy) "
+            "class"
+        )
+    elif sub[:1] == ["mtu"]:
+        feature = "mtu"
+        if isinstance(act, int) and act < p.min_mtu or act is None:
+            sev = "critical"
+            why = (
+                f"MTU {_fmt(act)} on {where} is below what RoCE path MTU {p.roce_path_mtu} needs ({p.min_mtu}): "
+                "full-size RoCE frames are dropped, QPs fail with retry-exceeded"
+            )
+        elif isinstance(act, int) and isinstance(exp, int) and act < exp:
+            sev = "warning"
+            why = (
+                f"MTU {act} on {where} is below the intended {exp}: larger frames from peers will be dropped"
+            )
+        else:
+            sev = "info"
+            why = f"MTU {_fmt(act)} on {where} differs from the intended {exp}"
+    elif sub[:1] == ["ecn"]:
+        feature = "ecn"
+        tc = int(sub[1]) if len(sub) > 1 and sub[1].isdigit() else None
+        if act is None and tc is not None and tc == p.roce_priority and len(sub) == 2:
+            sev = "critical"
+            why = (
+                f"ECN is not marking on the RoCE queue {tc} of {where}: DCQCN gets no congestion signal, "
+                "so congestion is handled by PFC alone (pause storms, head-of-line blocking)"
+            )
+        else:
+            sev = "warning"
+            why = (
+                f"ECN {'.'.join(sub[1:])} on {where} is {_fmt(act)} instead of {_fmt(exp)}: congestion marking "
+                "starts at a different queue depth than planned (later marking lets PFC fire first)"
+            )
+    elif sub[:1] == ["scheduling"]:
+        feature = "scheduling"
+        tc = int(sub[1]) if len(sub) > 1 and sub[1].isdigit() else None
+        if tc is not None and tc == p.cnp_priority:
+            sev = "critical"
+            why = (
+                f"CNP queue {tc} on {where} is not strict priority ({_fmt(act)}): delayed CNPs let senders keep "
+                "their rate and queues grow to XOFF"
+            )
+        else:
+            why = f"scheduling of traffic class {tc} on {where} is {_fmt(act)} instead of {_fmt(exp)}"
+    elif sub[:1] == ["pfc_watchdog"]:
+        feature = "pfc_watchdog"
+        why = (
+            f"PFC watchdog {'.'.join(sub)} on {where} is {_fmt(act)} instead of {_fmt(exp)}: a PFC storm "
+            "may not be detected or broken as planned"
+        )
+    elif sub[:1] == ["link_pause"]:
+        feature = "link_pause"
+        sev = "critical" if act else "warning"
+        why = (
+            f"802.3x link-level pause is {_fmt(act)} on {where}: it conflicts with PFC and pauses all traffic"
+            if act
+            else f"link-level pause state on {where} is unknown"
+        )
+    elif sub[:1] == ["rdma"]:
+        feature = "rdma"
+        key = sub[1] if len(sub) > 1 else "rdma"
+        sev = "critical"
+        if key == "cnp_dscp":
+            why = (
+                f"CNP DSCP on {where} is {_fmt(act)} instead of {exp}: switches classify CNPs into the wrong "
+                "queue, congestion feedback is delayed"
+            )
+        elif key == "cnp_priority":
+            why = f"CNP priority on {where} is {_fmt(act)} instead of {exp}: CNPs leave on a non-prioritised queue"
+        elif key == "roce_tos":
+            why = (
+                f"RoCE TOS on {where} is {_fmt(act)} instead of {exp} (DSCP {exp >> 2 if isinstance(exp, int) else '?'}): "
+                "RDMA-CM traffic is marked into a lossy class"
+            )
+        elif key in ("dcqcn_rp", "dcqcn_np"):
+            why = (
+                f"DCQCN {'reaction' if key == 'dcqcn_rp' else 'notification'} point on {where} is "
+                f"{_fmt(act)} instead of {exp}: the congestion control loop is broken"
+            )
+        else:
+            sev = "warning"
+            why = f"{'.'.join(sub)} on {where} is {_fmt(act)} instead of {_fmt(exp)}"
+    elif parts[0] == "ecmp":
+        feature = "ecmp"
+        if parts[1:] == ["fields"]:
+            if (
+                isinstance(exp, list)
+                and "src_port" in exp
+                and (not isinstance(act, list) or "src_port" not in act)
+            ):
+                sev = "critical"
+                why = (
+                    f"ECMP on {device} does not hash on the UDP source port: every RoCEv2 flow uses destination "
+                    "port 4791, so all QPs between two hosts take one path"
+                )
+            else:
+                why = f"ECMP hash fields on {device} are {_fmt(act)} instead of {exp}"
+        else:
+            why = (
+                f"ECMP {'.'.join(parts[1:])} on {device} is {_fmt(act)} instead of {_fmt(exp)}: tiers may hash "
+                "identically (polarization)"
+            )
+    elif parts[0] == "pfc_watchdog":
+        feature = "pfc_watchdog"
+        why = (
+            f"PFC watchdog {'.'.join(parts[1:])} on {device} is {_fmt(act)} instead of {_fmt(exp)}: a PFC storm "
+            "may not be detected or broken as planned"
+        )
+    elif parts[0] == "hostname":
+        feature, sev = "hostname", "info"
+        why = f"hostname is {_fmt(act)}, intent says {exp}"
+    return DriftItem(device, itf, dotted, exp, act, sev, feature, why, file, line)
+
+
+__all__ = ["DriftItem", "Policy", "compare", "SEVERITY_RANK", "field"]

@@ -1,0 +1,114 @@
+"""Minimal commands that restore the intent: the platform template rendered over a partial desired state.
+
+Templates render nothing for unknown (None) fields, so a state holding only the drifted values renders only
+the commands that fix them. Changes are grouped by disruption: PFC changes re-carve switch buffers (brief
+loss) and toggle the link on ConnectX NICs; MTU changes flap links; the rest is hitless.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from roceconf.render import render_state
+from roceconf.state import DeviceState, Interface
+
+GROUPS = {
+    "pfc": (True, "PFC/no-drop change: switches re-carve buffers (brief drops); ConnectX toggles the link"),
+    "interface": (True, "port gets the full RoCE policy: buffers re-carved, link may flap"),
+    "mtu": (True, "MTU change flaps the link / bounces sessions on most platforms"),
+    "other": (False, "classification, marking, scheduling and watchdog settings"),
+}
+
+
+@dataclass
+class Remediation:
+    group: str
+    disruptive: bool
+    why: str
+    fields: list[str]
+    commands: str
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "group": self.group,
+            "disruptive": self.disruptive,
+            "why": self.why,
+            "fields": self.fields,
+            "commands": self.commands,
+            "error": self.error,
+        }
+
+
+def _strip_header(text: str) -> str:
+    """Drop the template's leading comment header (sources, notes): remediation shows commands only."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines) and (
+        lines[i].lstrip().startswith("!")
+        or (lines[i].lstrip().startswith("#") and not lines[i].startswith("#!"))
+    ):
+        i += 1
+    return "\n".join(lines[i:]) + "\n"
+
+
+def _group(feature: str) -> str:
+    return feature if feature in ("pfc", "interface", "mtu") else "other"
+
+
+def partial_state(desired: DeviceState, paths: list[str]) -> DeviceState:
+    """A state with only the values at `paths` (plus what their syntax needs) taken from `desired`."""
+    part = DeviceState(platform=desired.platform, hostname=desired.hostname)
+    for path in paths:
+        p = path.split(".")
+        if p[0] == "dscp_to_tc" and len(p) > 1 and p[1] in desired.dscp_to_tc:
+            part.dscp_to_tc[p[1]] = desired.dscp_to_tc[p[1]]
+        elif p[0] == "interfaces" and len(p) > 1 and p[1] in desired.interfaces:
+            src = desired.interfaces[p[1]]
+            if len(p) == 2:
+                part.interfaces[p[1]] = src.model_copy(deep=True)
+                continue
+            dst = part.interfaces.setdefault(p[1], Interface())
+            key = p[2]
+            if key in ("ecn", "scheduling") and len(p) > 3:
+                getattr(dst, key)[p[3]] = getattr(src, key)[p[3]].model_copy()
+            elif key == "rdma" and src.rdma is not None:
+                if dst.rdma is None:
+                    dst.rdma = type(src.rdma)(device=src.rdma.device)
+                if len(p) > 3:
+                    setattr(dst.rdma, p[3], getattr(src.rdma, p[3]))
+                else:
+                    dst.rdma = src.rdma.model_copy(deep=True)
+            elif key == "pfc":
+                dst.pfc = src.pfc.model_copy(deep=True)
+            else:
+                val = getattr(src, key)
+                setattr(dst, key, val.model_copy(deep=True) if hasattr(val, "model_copy") else val)
+        elif p[0] == "ecmp":
+            part.ecmp = desired.ecmp.model_copy(deep=True)
+        elif p[0] == "pfc_watchdog" and len(p) > 1:
+            setattr(part.pfc_watchdog, p[1], getattr(desired.pfc_watchdog, p[1]))
+    return part
+
+
+def remediation(desired: DeviceState, items: list, is_host: bool) -> list[Remediation]:
+    by: dict[str, list[str]] = {}
+    for it in items:
+        if it.expected is None and it.field.startswith("dscp_to_tc"):
+            continue  # an extra mapping: removal syntax is platform-specific, leave it to the engineer
+        by.setdefault(_group(it.feature), []).append(it.field)
+    out = []
+    for group in ("interface", "pfc", "mtu", "other"):
+        if group not in by:
+            continue
+        disruptive, why = GROUPS[group]
+        if group == "pfc" and is_host:
+            why = "PFC mask change on the NIC: mlx5 toggles the link (link flap)"
+        try:
+            text = _strip_header(render_state(partial_state(desired, by[group])))
+            err = None
+        except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
+            text, err = "", f"{type(e).__name__}: {e}"
+        out.append(Remediation(group, disruptive, why, by[group], text, err))
+    return out

@@ -1,0 +1,278 @@
+"""Drift report formats: text (rich tables), JSON (schemas/drift-report.schema.json), JUnit XML, Markdown."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any, Literal
+from xml.etree import ElementTree as ET
+
+from pydantic import BaseModel, ConfigDict
+from rich.console import Console
+from rich.table import Table
+
+from roceconf.drift.audit import DriftReport
+
+
+# ----------------------------------------------------------------------------------------- JSON schema
+class _R(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ItemModel(_R):
+    device: str
+    interface: str | None
+    field: str
+    expected: Any
+    actual: Any
+    severity: Literal["critical", "warning", "info"]
+    feature: str
+    explanation: str
+    file: str | None
+    line: int | None
+
+
+class RemediationModel(_R):
+    group: str
+    disruptive: bool
+    why: str
+    fields: list[str]
+    commands: str
+    error: str | None
+
+
+class WarningModel(_R):
+    line: int | None
+    message: str
+    code: str
+
+
+class DeviceModel(_R):
+    device: str
+    platform: str
+    status: Literal["in_sync", "drift", "unknown"]
+    source: str
+    reason: str | None
+    worst_severity: Literal["critical", "warning", "info"] | None
+    attempts: int
+    seconds: float
+    items: list[ItemModel]
+    parse_warnings: list[WarningModel]
+    remediation: list[RemediationModel]
+
+
+class SummaryModel(_R):
+    devices: int
+    in_sync: int
+    drift: int
+    unknown: int
+    critical: int
+    warning: int
+    info: int
+
+
+class ReportModel(_R):
+    """roceconf drift report (`roceconf drift --format json`)."""
+
+    format_version: Literal[1]
+    intent: str
+    source: str
+    generated_at: str
+    summary: SummaryModel
+    exit_code: Literal[0, 1, 3]
+    devices: list[DeviceModel]
+
+
+def report_json_schema() -> dict[str, Any]:
+    s = ReportModel.model_json_schema()
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    s["$id"] = "https://roceconf.dev/schemas/drift-report.schema.json"
+    s["title"] = "roceconf drift report"
+    return s
+
+
+def to_json(report: DriftReport) -> str:
+    data = report.to_dict()
+    ReportModel.model_validate(data)  # the output always matches its published schema
+    return json.dumps(data, indent=2, default=str) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- text
+_STYLE = {
+    "critical": "bold red",
+    "warning": "yellow",
+    "info": "dim",
+    "in_sync": "green",
+    "drift": "red",
+    "unknown": "magenta",
+}
+
+
+def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
+    buf = io.StringIO()
+    con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
+    c = report.counts
+    con.print(f"[bold]roceconf drift[/bold]  intent {report.intent}  ({report.source})")
+    for d in report.devices:
+        head = (
+            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{d.device}[/bold] ({d.platform})  {d.source}"
+        )
+        con.print()
+        con.print(head)
+        if d.status == "unknown":
+            con.print(f"  could not audit: {d.reason}")
+            continue
+        if not d.items:
+            continue
+        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
+        for col in ("severity", "interface", "field", "expected", "actual", "where", "impact"):
+            t.add_column(col, overflow="fold", max_width=60 if col == "impact" else None)
+        for i in d.items:
+            t.add_row(
+                f"[{_STYLE[i.severity]}]{i.severity}[/]",
+                i.interface or "-",
+                _short_field(i.field),
+                _v(i.expected),
+                _v(i.actual),
+                i.location or "-",
+                i.explanation,
+            )
+        con.print(t)
+        for r in d.remediation:
+            tag = "DISRUPTIVE" if r.disruptive else "hitless"
+            con.print(f"  remediation ({tag}: {r.why}):")
+            if r.error:
+                con.print(f"    cannot render: {r.error}")
+            for line in r.commands.splitlines():
+                if line.strip():
+                    con.print(f"    {line}", markup=False, highlight=False)
+    con.print()
+    con.print(
+        f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
+        f"{c['critical']} critical, {c['warning']} warning, {c['info']} info"
+    )
+    return buf.getvalue()
+
+
+def _v(v: Any) -> str:
+    if v is None:
+        return "unset"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_v(x)}" for k, x in v.items())
+    return str(v)
+
+
+def _short_field(f: str) -> str:
+    parts = f.split(".")
+    if parts[0] == "interfaces" and len(parts) > 2:
+        return ".".join(parts[2:])
+    return f
+
+
+# ----------------------------------------------------------------------------------------- JUnit
+FEATURES = (
+    "dscp_map",
+    "trust",
+    "pfc",
+    "ecn",
+    "scheduling",
+    "mtu",
+    "pfc_watchdog",
+    "ecmp",
+    "rdma",
+    "link_pause",
+    "interface",
+)
+
+
+def to_junit(report: DriftReport) -> str:
+    """One test case per device and feature; failures for critical/warning drift, errors for unknown devices."""
+    suites = ET.Element("testsuites", name="roceconf drift")
+    for d in report.devices:
+        suite = ET.SubElement(suites, "testsuite", name=d.device, hostname=d.platform)
+        tests = failures = errors = 0
+        feats = [
+            f for f in FEATURES if d.platform not in ("connectx", "bnxt", "linux-dcb") or f not in ("ecmp",)
+        ]
+        for feat in feats:
+            tests += 1
+            case = ET.SubElement(
+                suite, "testcase", classname=f"roceconf.{d.device}", name=feat, time=f"{d.seconds:.3f}"
+            )
+            if d.status == "unknown":
+                errors += 1
+                ET.SubElement(case, "error", message=f"not audited: {d.reason}", type="unknown")
+                continue
+            bad = [i for i in d.items if i.feature == feat and i.severity != "info"]
+            if bad:
+                failures += 1
+                sev = "critical" if any(i.severity == "critical" for i in bad) else "warning"
+                f = ET.SubElement(case, "failure", message=f"{len(bad)} {sev} drift item(s)", type=sev)
+                f.text = "\n".join(
+                    f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
+                    f"{' at ' + i.location if i.location else ''} - {i.explanation}"
+                    for i in bad
+                )
+        suite.set("tests", str(tests))
+        suite.set("failures", str(failures))
+        suite.set("errors", str(errors))
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+# ----------------------------------------------------------------------------------------- Markdown
+def _md(s: Any) -> str:
+    return _v(s).replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(report: DriftReport) -> str:
+    c = report.counts
+    icon = {"in_sync": "✅", "drift": "❌", "unknown": "❓"}
+    out = [
+        "## roceconf drift report",
+        "",
+        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
+        "",
+        f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
+        f"{c['critical']} critical, {c['warning']} warning.",
+        "",
+        "| device | platform | status | critical | warning | note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for d in report.devices:
+        nc = sum(1 for i in d.items if i.severity == "critical")
+        nw = sum(1 for i in d.items if i.severity == "warning")
+        out.append(
+            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
+        )
+    for d in report.devices:
+        if not d.items:
+            continue
+        out += [
+            "",
+            f"### {d.device} ({d.platform})",
+            "",
+            "| severity | interface | field | expected | actual | where | impact |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for i in d.items:
+            out.append(
+                f"| {i.severity} | {_md(i.interface or '-')} | `{_md(_short_field(i.field))}` | {_md(i.expected)} | "
+                f"{_md(i.actual)} | {_md(i.location or '-')} | {_md(i.explanation)} |"
+            )
+        for r in d.remediation:
+            tag = "**disruptive**" if r.disruptive else "hitless"
+            out += [
+                "",
+                "<details>",
+                f"<summary>Remediation ({tag}): {r.why}</summary>",
+                "",
+                "```",
+                r.commands.rstrip(),
+                "```",
+                "</details>",
+            ]
+    return "\n".join(out) + "\n"
+
+
+FORMATS = {"text": to_text, "json": to_json, "junit": to_junit, "markdown": to_markdown}

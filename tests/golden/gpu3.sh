@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# roceconf - RoCEv2 host NIC settings for gpu3 (platform bnxt: Broadcom Thor/Thor2,
+# bnxt_en + bnxt_re). Generated file: re-render from the intent instead of editing. Safe to run again.
+#
+# Sources:
+#   bnxt_re README.TXT "DCB Settings" / "Congestion Control" and bnxt_setupcc.sh (-u 4 = iproute2 dcb),
+#   Broadcom out-of-tree driver package (copy: github.com/lykeioner/driver, bnxt_re/);
+#   bnxt_re configfs.c (cc attributes, '%#x' show, '%x' store, cc_mode 1 = DCQCN-P on Thor);
+#   iproute2 man pages dcb-pfc(8), dcb-ets(8), dcb-app(8); ethtool(8); ip-link(8).
+# Traffic classes: bnxt_re requires TC0 = L2, TC1 = RoCE, TC2 = CNP (+L2), TC3..7 = L2. roceconf keys
+#   classes by priority, so prio-tc below puts the RoCE priority on TC1 and the CNP priority on TC2;
+#   read-back maps each TC back to the lowest priority on it (TC1 -> RoCE priority, TC2 -> CNP priority).
+# DSCP APP entries: RoCE v2 (UDP 4791) APP entry first, the CNP DSCP entry last (README requirement).
+# Congestion control: configfs values are written in hex with a 0x prefix (printf '0x%x'); several
+#   stores parse '%x', so a bare '26' would mean 0x26. Nothing takes effect until 'apply'.
+# Safest documented forms (not confirmed on every firmware): cnp_prio is rejected when the firmware
+#   "service profile type" is supported (the CNP priority then follows the CNP DSCP APP entry), so a
+#   rejected write only warns; DSCP APP entries are flushed and re-added so no stale entry survives.
+set -euo pipefail
+
+EXPECTED_HOST=gpu3
+if [ "$(hostname)" != "$EXPECTED_HOST" ]; then
+  echo "roceconf: warning: rendered for $EXPECTED_HOST, running on $(hostname)" >&2
+fi
+
+need() {
+  command -v "$1" >/dev/null || { echo "roceconf: required tool '$1' is missing" >&2; exit 1; }
+}
+pause_is() {
+  # ethtool -A fails when nothing changes; accept that if the port already has the wanted state
+  ethtool -a "$1" | grep -Eq "^RX:[[:space:]]+$2\$" && ethtool -a "$1" | grep -Eq "^TX:[[:space:]]+$2\$"
+}
+check_rdma_dev() {
+  # check_rdma_dev NETDEV RDMA_DEV: the bnxt_re device exists (and belongs to the netdev)
+  [ -e "/sys/class/infiniband/$2" ] || { echo "roceconf: RDMA device $2 (for $1) is missing" >&2; exit 1; }
+  [ -e "/sys/class/infiniband/$2/device/net/$1" ] || echo "roceconf: warning: $2 is not on $1" >&2
+}
+set_roce_tos() {
+  # set_roce_tos RDMA_DEV TOS: RDMA-CM default TOS byte via configfs (bnxt_setupcc.sh writes DSCP << 2)
+  mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+  [ -d "/sys/kernel/config/rdma_cm/$1" ] || mkdir "/sys/kernel/config/rdma_cm/$1"
+  echo "$2" > "/sys/kernel/config/rdma_cm/$1/ports/1/default_roce_tos"
+}
+
+need ip
+need ethtool
+need dcb
+
+# ---- eth0
+ip link set dev eth0 mtu 9000
+ethtool -A eth0 rx off tx off || pause_is eth0 off
+dcb ets set dev eth0 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:50 1:50 prio-tc all:0 3:1 6:2
+dcb pfc set dev eth0 prio-pfc all:off 3:on
+dcb app flush dev eth0 dscp-prio dgram-port-prio
+dcb app add dev eth0 dgram-port-prio 4791:3  # RoCE v2 APP entry
+dcb app add dev eth0 dscp-prio 0:0 26:3
+dcb app add dev eth0 dscp-prio 48:6  # CNP DSCP APP entry last
+check_rdma_dev eth0 bnxt_re0
+set_roce_tos bnxt_re0 104  # DSCP 26 << 2
+# bnxt_re congestion control for bnxt_re0 (hex values; nothing takes effect until apply)
+mkdir -p /sys/kernel/config/bnxt_re/bnxt_re0
+CC=/sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc
+printf '0x%x' 1 > "$CC/ecn_enable"  # DCQCN on
+printf '0x%x' 1 > "$CC/ecn_marking"  # NIC marks RoCE packets ECT
+printf '0x%x' 1 > "$CC/cc_mode"  # DCQCN-P on Thor (configfs.c mode_name_p5)
+printf '0x%x' 3 > "$CC/roce_prio"  # RoCE priority
+printf '0x%x' 6 > "$CC/cnp_prio" || echo "roceconf: warning: bnxt_re0 rejected cnp_prio (firmware service profile)" >&2
+printf '0x%x' 26 > "$CC/roce_dscp"  # RoCE DSCP
+printf '0x%x' 48 > "$CC/cnp_dscp"  # CNP DSCP
+printf '0x%x' 1 > "$CC/disable_prio_vlan_tx"  # no VLAN 0 priority tag (DSCP-based PFC)
+echo -n 0x1 > "$CC/apply"
+
+# ---- eth1
+ip link set dev eth1 mtu 9000
+ethtool -A eth1 rx off tx off || pause_is eth1 off
+dcb ets set dev eth1 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:50 1:50 prio-tc all:0 3:1 6:2
+dcb pfc set dev eth1 prio-pfc all:off 3:on
+dcb app flush dev eth1 dscp-prio dgram-port-prio
+dcb app add dev eth1 dgram-port-prio 4791:3  # RoCE v2 APP entry
+dcb app add dev eth1 dscp-prio 0:0 26:3
+dcb app add dev eth1 dscp-prio 48:6  # CNP DSCP APP entry last
+check_rdma_dev eth1 bnxt_re1
+set_roce_tos bnxt_re1 104  # DSCP 26 << 2
+# bnxt_re congestion control for bnxt_re1 (hex values; nothing takes effect until apply)
+mkdir -p /sys/kernel/config/bnxt_re/bnxt_re1
+CC=/sys/kernel/config/bnxt_re/bnxt_re1/ports/1/cc
+printf '0x%x' 1 > "$CC/ecn_enable"  # DCQCN on
+printf '0x%x' 1 > "$CC/ecn_marking"  # NIC marks RoCE packets ECT
+printf '0x%x' 1 > "$CC/cc_mode"  # DCQCN-P on Thor (configfs.c mode_name_p5)
+printf '0x%x' 3 > "$CC/roce_prio"  # RoCE priority
+printf '0x%x' 6 > "$CC/cnp_prio" || echo "roceconf: warning: bnxt_re1 rejected cnp_prio (firmware service profile)" >&2
+printf '0x%x' 26 > "$CC/roce_dscp"  # RoCE DSCP
+printf '0x%x' 48 > "$CC/cnp_dscp"  # CNP DSCP
+printf '0x%x' 1 > "$CC/disable_prio_vlan_tx"  # no VLAN 0 priority tag (DSCP-based PFC)
+echo -n 0x1 > "$CC/apply"

@@ -1,0 +1,161 @@
+"""Rendering the lab example: golden files, determinism, --check, atomic writes, render->parse round trip."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from roceconf import compile as comp
+from roceconf import platforms
+from roceconf.cli import main
+from roceconf.desired import desired_states, expressible
+from roceconf.intent import load
+from roceconf.render import render_state
+
+ROOT = Path(__file__).parent.parent
+LAB = ROOT / "inventories" / "lab" / "intent.yml"
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture(scope="module")
+def lab_files() -> dict[str, str]:
+    return comp.render_fabric(comp.load_valid(LAB))
+
+
+def test_lab_covers_every_platform(lab_files: dict[str, str]) -> None:
+    fab = load(LAB)
+    assert {d.platform for d in fab.devices.values()} == set(platforms.NAMES)
+    assert len(lab_files) == len(fab.devices)
+
+
+def test_golden_files_match(lab_files: dict[str, str]) -> None:
+    """Regenerate with `make golden` (roceconf render inventories/lab/intent.yml -o tests/golden)."""
+    on_disk = {p.name: p.read_text() for p in GOLDEN.iterdir() if p.is_file() and not p.name.startswith(".")}
+    assert set(on_disk) == set(lab_files)
+    for name, text in lab_files.items():
+        assert on_disk[name] == text, (
+            f"{name} differs from the golden file; run `make golden` and review the diff"
+        )
+
+
+def test_render_is_deterministic() -> None:
+    a = comp.render_fabric(comp.load_valid(LAB))
+    b = comp.render_fabric(comp.load_valid(LAB))
+    assert a == b
+
+
+def test_every_lab_device_round_trips() -> None:
+    """parse(render(desired)) == desired for each lab device: every knob survives its platform's syntax.
+
+    The one exception is the generic `dcb` host, which has no DCQCN/CNP syntax at all: those fields are
+    not expressible there (and therefore not audited there)."""
+    for name, state in desired_states(load(LAB)).items():
+        plat = platforms.get(state.platform)
+        parsed = plat.parse(render_state(state))
+        assert not parsed.warnings, (name, parsed.warnings)
+        exp = expressible(state)
+        assert parsed.semantic() == exp.semantic(), name
+        if state.platform != "linux-dcb":
+            assert exp.semantic() == state.semantic(), (
+                f"{name}: a knob of the intent is lost on {state.platform}"
+            )
+        else:
+            for itf in exp.interfaces.values():
+                assert itf.rdma is not None and itf.rdma.roce_tos == 104 and itf.rdma.cnp_dscp is None
+
+
+def test_desired_state_carries_the_intent() -> None:
+    states = desired_states(load(LAB))
+    leaf = states["leaf1"]
+    assert leaf.dscp_to_tc == {"0": 0, "26": 3, "48": 6}
+    port = leaf.interfaces["Ethernet1"]
+    assert port.pfc.enabled and port.pfc.no_drop == [3]
+    assert port.ecn["3"].min_bytes == 150_000 and port.ecn["3"].max_bytes == 1_500_000
+    assert port.scheduling["6"].mode == "strict"
+    assert port.mtu == 9214
+    assert leaf.ecmp.fields is not None and "src_port" in leaf.ecmp.fields
+    host = states["gpu1"].interfaces["eth0"]
+    assert host.rdma is not None and host.rdma.roce_tos == 26 << 2 and host.rdma.cnp_dscp == 48
+    assert host.rdma.device == "mlx5_0" and host.rdma.dcqcn_rp == [3]
+    assert host.mtu == 9000 and host.link_pause is False
+
+
+def _write_intent(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "intent.yml"
+    p.write_text(text)
+    return p
+
+
+def test_render_check_detects_changes(tmp_path: Path) -> None:
+    intent = _write_intent(tmp_path, LAB.read_text())
+    out = tmp_path / "out"
+    r = CliRunner()
+    assert r.invoke(main, ["render", str(intent), "-o", str(out)]).exit_code == 0
+    res = r.invoke(main, ["render", str(intent), "-o", str(out), "--check"])
+    assert res.exit_code == 0, res.output
+    # an intent change that alters output -> stale
+    intent.write_text(LAB.read_text().replace("max: 1500KB", "max: 1200KB"))
+    res = r.invoke(main, ["render", str(intent), "-o", str(out), "--check"])
+    assert res.exit_code == 1
+    assert "stale:" in res.output and "leaf1.cfg" in res.output
+    # a pure comment change does not
+    intent.write_text(LAB.read_text() + "\n# a comment\n")
+    assert r.invoke(main, ["render", str(intent), "-o", str(out), "--check"]).exit_code == 0
+    # missing and unexpected files
+    (out / "leaf1.cfg").unlink()
+    (out / "old-switch.cfg").write_text("x")
+    res = r.invoke(main, ["render", str(intent), "-o", str(out), "--check"])
+    assert res.exit_code == 1
+    assert "missing:" in res.output and "unexpected:" in res.output and "old-switch.cfg" in res.output
+    assert not (out / "leaf1.cfg").exists(), "--check must write nothing"
+
+
+def test_interrupted_render_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = comp.render_fabric(comp.load_valid(LAB))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "leaf1.cfg").write_text("previous content\n")
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    def flaky_replace(src: str, dst: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", flaky_replace)
+    with pytest.raises(KeyboardInterrupt):
+        comp.write_outputs(files, out)
+    monkeypatch.setattr(os, "replace", real_replace)
+    leftovers = [p.name for p in out.iterdir() if p.name.startswith(".") or p.suffix == ".tmp"]
+    assert leftovers == []
+    for p in out.iterdir():
+        assert p.read_text() in (files.get(p.name), "previous content\n"), f"{p.name} is partial"
+
+
+def test_invalid_intent_renders_nothing(tmp_path: Path) -> None:
+    intent = _write_intent(tmp_path, LAB.read_text().replace("lossless: true", "lossless: false", 1))
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["render", str(intent), "-o", str(out)])
+    assert res.exit_code == 2
+    assert "RC101" in res.output
+    assert not out.exists()
+
+
+def test_single_device_render(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["render", str(LAB), "-o", str(tmp_path), "--device", "spine2"])
+    assert res.exit_code == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["spine2.set"]
+    res = CliRunner().invoke(main, ["render", str(LAB), "-o", str(tmp_path), "--device", "nope"])
+    assert res.exit_code == 2 and "no device named 'nope'" in res.output
+
+
+def test_golden_dir_is_regenerable(tmp_path: Path) -> None:
+    shutil.copytree(GOLDEN, tmp_path / "g")
+    res = CliRunner().invoke(main, ["render", str(LAB), "-o", str(tmp_path / "g"), "--check"])
+    assert res.exit_code == 0, res.output
