@@ -354,6 +354,8 @@ class _Parser:
 
     # ------------------------------------------------------------------ helpers
     def warn(self, msg: str, line: int | None, code: str = "PARSE") -> None:
+        if any(w.message == msg and w.line == line and w.code == code for w in self.state.warnings):
+            return
         self.state.warn(msg, line, code)
 
     # ------------------------------------------------------------------ pass 1
