@@ -89,21 +89,126 @@ class _Node:
         return self.text.lower().split()
 
 
-def _tree(text: str) -> list[_Node]:
-    """Indentation tree of a running-config. Comments (``!``, ``#``) and blank lines are skipped."""
-    root = _Node("", 0, -1)
-    stack = [root]
+# Sub-mode commands, used to read configs whose indentation was lost (pasted from documents): NX-OS
+# itself reads a pasted config by mode, not by indentation.
+_SUBMODE_WORDS = {
+    "cmap": {"match", "description"},
+    "pmap": {"class", "description"},
+    "pclass": {
+        "set",
+        "priority",
+        "bandwidth",
+        "random-detect",
+        "pause",
+        "mtu",
+        "shape",
+        "queue-limit",
+        "police",
+        "congestion-control",
+        "afd",
+        "description",
+        "no",
+    },
+    "sysqos": {"service-policy"},
+}
+_TOP_WORDS = {
+    "interface",
+    "class-map",
+    "policy-map",
+    "system",
+    "hostname",
+    "switchname",
+    "vlan",
+    "vrf",
+    "router",
+    "feature",
+    "line",
+    "boot",
+    "vpc",
+    "version",
+    "logging",
+    "snmp-server",
+    "ntp",
+    "username",
+}
+
+
+def _mode(text: str, parent_mode: str | None) -> str | None:
+    """Config mode a line enters (None: it enters no sub-mode we read by keyword)."""
+    low = text.lower().split()
+    if parent_mode == "pmap":
+        return "pclass"
+    if parent_mode is not None:
+        return None
+    if low[0] == "class-map":
+        return "cmap"
+    if low[0] == "policy-map":
+        return "pmap"
+    if low[0] == "interface":
+        return "if"
+    if low[:2] == ["system", "qos"]:
+        return "sysqos"
+    return None
+
+
+def _accepts(mode: str | None, text: str) -> bool:
+    low = text.lower().split()
+    if mode is None:
+        return False
+    if mode == "if":
+        return low[0] not in _TOP_WORDS and low[:2] != ["ip", "load-sharing"]
+    return low[0] in _SUBMODE_WORDS[mode]
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    """(line number, indent, text) of the config lines; comments, blanks and exit/end are dropped."""
+    out = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.expandtabs(2).rstrip()
         stripped = line.strip()
-        if not stripped or stripped.startswith(("!", "#")):
+        if not stripped or stripped.startswith(("!", "#")) or stripped.lower() in ("exit", "end"):
             continue
-        indent = len(line) - len(line.lstrip(" "))
-        while len(stack) > 1 and stack[-1].indent >= indent:
-            stack.pop()
+        out.append((n, len(line) - len(line.lstrip(" ")), stripped))
+    return out
+
+
+def _is_flat(entries: list[tuple[int, int, str]]) -> bool:
+    """True when block headers are followed by their sub-commands at the same indentation."""
+    flat = False
+    for (_, indent, text), (_, nxt_indent, nxt) in zip(entries, entries[1:], strict=False):
+        mode = _mode(text, None)
+        if mode is None or mode == "if":
+            continue
+        if nxt_indent > indent:
+            return False
+        if nxt_indent == indent and _accepts(mode, nxt):
+            flat = True
+    return flat
+
+
+def _tree(text: str) -> list[_Node]:
+    """Config tree: by indentation (running-config), or by config mode when the indentation is flat."""
+    entries = _lines(text)
+    root = _Node("", 0, -1)
+    if _is_flat(entries):
+        stack: list[tuple[_Node, str | None]] = [(root, None)]
+        for n, indent, stripped in entries:
+            while len(stack) > 1 and not _accepts(stack[-1][1], stripped):
+                stack.pop()
+            parent, parent_mode = stack[-1]
+            node = _Node(stripped, n, indent)
+            parent.children.append(node)
+            mode = _mode(stripped, parent_mode if parent is not root else None)
+            if mode is not None:
+                stack.append((node, mode))
+        return root.children
+    nodes = [root]
+    for n, indent, stripped in entries:
+        while len(nodes) > 1 and nodes[-1].indent >= indent:
+            nodes.pop()
         node = _Node(stripped, n, indent)
-        stack[-1].children.append(node)
-        stack.append(node)
+        nodes[-1].children.append(node)
+        nodes.append(node)
     return root.children
 
 
@@ -213,6 +318,7 @@ class _NqClass:
     cls: str
     line: int
     pfc_cos: list[int] = field(default_factory=list)
+    no_drop_class: bool = False
     lines: list[int] = field(default_factory=list)
     text: str = ""
 
@@ -380,6 +486,10 @@ class _Parser:
             if cl and cl[0] == "pause" and "pfc-cos" in cl:
                 vals = cl[cl.index("pfc-cos") + 1 :]
                 nc.pfc_cos.extend(expand_ints(" ".join(vals)))
+                nc.lines.append(ch.line)
+                nc.text = ch.text
+            elif cl[:2] == ["pause", "no-drop"]:
+                nc.no_drop_class = True  # the class's own priority (older NX-OS form)
                 nc.lines.append(ch.line)
                 nc.text = ch.text
             elif cl and cl[0] in ("mtu", "congestion-control", "set"):
@@ -615,6 +725,8 @@ class _Parser:
                 nd_lines = [line]
                 for nc in pol.classes:
                     group = self.class_group("network-qos", nc.cls, nc.line)
+                    if nc.no_drop_class and not nc.pfc_cos and group is not None:
+                        vals.add(group)
                     for cos in nc.pfc_cos:
                         if group is not None and cos != group:
                             s.warn(

@@ -388,3 +388,30 @@ def test_global_findings_are_reported_once() -> None:
     hits = [w for w in s.warnings if "match-all" in w.message]
     assert len(hits) == 1 and hits[0].line == 2
     assert s.dscp_to_tc == {"48": 6}
+
+
+def test_flat_indentation_is_read_by_config_mode() -> None:
+    from pathlib import Path
+
+    fixture = Path(__file__).parent.parent / "fixtures" / "nxos" / "windows-server-cnic-nexus3132.cfg"
+    text = fixture.read_text() + "    interface Ethernet1/1\n    priority-flow-control mode on\n"
+    s = parse(text)
+    assert not [w for w in s.warnings if w.code in ("UNUSED", "UNDEFINED")]
+    assert s.interfaces["Ethernet1/1"] == Interface(
+        trust="pcp",
+        pfc=Pfc(enabled=True, no_drop=[3]),  # 'pause no-drop' in the class of qos-group 3
+        scheduling={
+            "0": Sched(mode="dwrr", bandwidth_percent=50),
+            "3": Sched(mode="dwrr", bandwidth_percent=50),
+        },
+    )
+    # the same config indented normally reads the same
+    indented = (
+        "class-map type queuing RDMA\n  match qos-group 3\n"
+        "policy-map type queuing Q\n  class type queuing RDMA\n    bandwidth percent 50\n"
+        "system qos\n  service-policy type queuing output Q\n"
+        "interface Ethernet1/1\n  priority-flow-control mode on\n"
+    )
+    assert parse(indented).interfaces["Ethernet1/1"].scheduling == {
+        "3": Sched(mode="dwrr", bandwidth_percent=50)
+    }
