@@ -285,14 +285,6 @@ class BnxtParser(dcb.HostParser):
                     cc["disable_prio_vlan_tx"][1],
                     code="VLAN_TAG",
                 )
-        if dev and dev in self.pending and self.pending[dev]:
-            first = min((v[1] for v in self.pending[dev].values() if v[1] is not None), default=None)
-            st.warn(
-                f"{dev}: {', '.join(sorted(self.pending[dev]))} written but not applied "
-                f"(echo -n 0x1 > apply); ignored",
-                first,
-                code="NOT_APPLIED",
-            )
         # bnxt_re TC layout checks
         line = self._first(p, "scheduling")
         roce = cc.get("roce_prio", (None,))[0] if cc else None
@@ -326,10 +318,24 @@ class BnxtParser(dcb.HostParser):
 
     def finish_device(self) -> None:
         used = {p.rdma_dev for p in self.ports.values() if p.rdma_dev}
+
+        def first(vals: dict[str, tuple[int, int | None, str]]) -> int | None:
+            return min((v[1] for v in vals.values() if v[1] is not None), default=None)
+
+        for dev in sorted(self.pending):
+            if self.pending[dev]:
+                self.state.warn(
+                    f"{dev}: {', '.join(sorted(self.pending[dev]))} written but not applied "
+                    f"(echo -n 0x1 > apply): not in effect, ignored",
+                    first(self.pending[dev]),
+                    code="NOT_APPLIED",
+                )
         for dev in sorted(set(self.cc) | set(self.pending)):
             if dev not in used:
                 self.state.warn(
-                    f"bnxt_re configfs settings for {dev}, which is not tied to any interface",
+                    f"bnxt_re configfs settings for {dev}, which is not tied to any interface "
+                    f"(read 'rdma link show' or use 'check_rdma_dev <netdev> {dev}')",
+                    first({**self.cc.get(dev, {}), **self.pending.get(dev, {})}),
                     code="UNDEFINED",
                 )
 
