@@ -578,7 +578,9 @@ class _Parser:
         if view is None:
             scratch = _Parser("")
             fields = scratch.merge("", _Block(0, ""), prof)
-            suffixes = [(path[len("interfaces.") :], v["lines"], v["text"]) for path, v in scratch.sources.items()]
+            suffixes = [
+                (path[len("interfaces.") :], v["lines"], v["text"]) for path, v in scratch.sources.items()
+            ]
             view = self.views[id(prof)] = (fields, suffixes)
         fields, suffixes = view
         sources = self.sources
@@ -596,7 +598,9 @@ class _Parser:
             sources[base + ".mtu"] = {"lines": [blk.mtu[1]], "text": blk.mtu[2]}
         if blk.fc:
             pause = any(v[0] for v in blk.fc.values())
-            _at(sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2])
+            _at(
+                sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2]
+            )
         if fields is None:
             if mtu is None and pause is None:
                 return None
@@ -641,7 +645,9 @@ class _Parser:
         pause = None
         if blk.fc:
             pause = any(v[0] for v in blk.fc.values())
-            _at(sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2])
+            _at(
+                sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2]
+            )
         ecns: dict[str, dict[str, Any]] = {}
         scheds: dict[str, dict[str, Any]] = {}
         tcs = set(blk.queues)

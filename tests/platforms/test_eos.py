@@ -309,7 +309,13 @@ def test_unknown_roce_line_warns_with_line_number() -> None:
 def test_ranges_and_abbreviations_are_expanded() -> None:
     cfg = "interface Et1/1-3, Ethernet2/5\n   mtu 9000\ninterface Po10\n   qos trust dscp\n"
     s = parse(cfg)
-    assert sorted(s.interfaces) == ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet2/5", "Port-Channel10"]
+    assert sorted(s.interfaces) == [
+        "Ethernet1/1",
+        "Ethernet1/2",
+        "Ethernet1/3",
+        "Ethernet2/5",
+        "Port-Channel10",
+    ]
     assert s.interfaces["Port-Channel10"].trust == "dscp"
 
 
@@ -337,7 +343,14 @@ def test_pfc_all_off_disables_every_port() -> None:
 
 
 def test_garbage_never_raises() -> None:
-    for text in ["", "\x00\xff", "interface", "qos map dscp x to traffic-class 3", "   uc-tx-queue 99", "qos profile"]:
+    for text in [
+        "",
+        "\x00\xff",
+        "interface",
+        "qos map dscp x to traffic-class 3",
+        "   uc-tx-queue 99",
+        "qos profile",
+    ]:
         s = parse(text)
         assert isinstance(s, DeviceState) and s.platform == "eos"
 
