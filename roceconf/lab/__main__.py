@@ -1,0 +1,136 @@
+"""Run the loopback lab as a process.
+
+    ROCECONF_USERNAME=u ROCECONF_PASSWORD=p \\
+    python -m roceconf.lab --configs DIR --inventory-out FILE --ttl SECONDS
+
+One device per file in DIR (name = file stem). The platform comes from a subdirectory named
+after it (``DIR/nxos/leaf1.cfg``), from ``--platform NAME=PLATFORM``, or from the file:
+``.set`` junos, ``.json`` sonic (or a host's DeviceState JSON with a ``platform`` key),
+``.yaml``/``.yml`` nvue, ``.cfg`` eos or nxos (by indentation: 3 spaces eos, 2 spaces nxos).
+The process writes the inventory once every device listens, and stops by itself after the
+TTL or on SIGTERM / SIGINT. On exit it removes the inventory file if it created it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from roceconf.lab.device import HOST_PLATFORMS, PLATFORMS
+from roceconf.lab.server import Lab
+
+_EXT = {".set": "junos", ".json": "sonic", ".yaml": "nvue", ".yml": "nvue"}
+
+
+def sniff_platform(path: Path, text: str) -> str | None:
+    """Platform of a config file from its extension and content (None: unknown)."""
+    ext = path.suffix.lower()
+    if ext == ".json":
+        try:
+            data = json.loads(text) if text.strip() else {}
+        except ValueError:
+            return None
+        if isinstance(data, dict) and data.get("platform") in HOST_PLATFORMS:
+            return str(data["platform"])
+        return "sonic"
+    if ext in _EXT:
+        return _EXT[ext]
+    if ext == ".cfg":
+        two = len(re.findall(r"^  \S", text, re.M))
+        three = len(re.findall(r"^   \S", text, re.M))
+        if re.search(r"^(feature |system qos|policy-map type (network-qos|queuing))", text, re.M):
+            return "nxos"
+        if re.search(r"^(qos map |qos profile |policy-map type quality-of-service)", text, re.M):
+            return "eos"
+        return "eos" if three >= two and three else "nxos"
+    for name in HOST_PLATFORMS:
+        try:
+            from roceconf.platforms import get
+
+            if ext == "." + get(name).extension.lstrip("."):
+                return name
+        except (ImportError, KeyError):
+            continue
+    return None
+
+
+def collect(configs: Path, overrides: dict[str, str]) -> list[tuple[str, str, str]]:
+    """[(name, platform, text)] for every config file under ``configs``."""
+    found: list[tuple[str, str, str]] = []
+    for path in sorted(configs.rglob("*")):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        name = path.stem
+        text = path.read_text()
+        parent = path.parent.name if path.parent != configs else ""
+        platform = (
+            overrides.get(name) or (parent if parent in PLATFORMS else None) or sniff_platform(path, text)
+        )
+        if platform is None:
+            print(f"lab: skipping {path}: unknown platform (use --platform {name}=PLATFORM)", file=sys.stderr)
+            continue
+        found.append((name, platform, text))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m roceconf.lab", description=__doc__.splitlines()[0])
+    ap.add_argument("--configs", type=Path, required=True, help="directory of running configs")
+    ap.add_argument("--inventory-out", type=Path, required=True, help="YAML inventory to write")
+    ap.add_argument("--ttl", type=float, default=600.0, help="stop after this many seconds (default 600)")
+    ap.add_argument("--platform", action="append", default=[], metavar="NAME=PLATFORM")
+    ap.add_argument("--fault", action="append", default=[], metavar="NAME=FAULT")
+    ap.add_argument("--keep-inventory", action="store_true", help="leave the inventory file on exit")
+    args = ap.parse_args(argv)
+
+    username = os.environ.get("ROCECONF_USERNAME", "")
+    password = os.environ.get("ROCECONF_PASSWORD", "")
+    if not username or not password:
+        print("lab: set ROCECONF_USERNAME and ROCECONF_PASSWORD", file=sys.stderr)
+        return 2
+    if not args.configs.is_dir():
+        print(f"lab: {args.configs}: not a directory", file=sys.stderr)
+        return 2
+    overrides = dict(item.split("=", 1) for item in args.platform)
+    faults = dict(item.split("=", 1) for item in args.fault)
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    lab = Lab(username, password)
+    try:
+        for name, platform, text in collect(args.configs, overrides):
+            lab.add(name, platform, text, fault=faults.get(name))
+    except (ValueError, TypeError) as exc:
+        print(f"lab: {exc}", file=sys.stderr)
+        return 2
+    created = not args.inventory_out.exists()
+    with lab:
+        tmp = args.inventory_out.with_name(f".{args.inventory_out.name}.{os.getpid()}.tmp")
+        lab.write_inventory(tmp)
+        os.replace(tmp, args.inventory_out)
+        print(
+            f"lab: {len(lab.devices)} devices on 127.0.0.1 in {lab.started_in:.2f} s; "
+            f"inventory {args.inventory_out}; ttl {args.ttl:g} s",
+            flush=True,
+        )
+        stop.wait(args.ttl)
+    if created and not args.keep_inventory:
+        args.inventory_out.unlink(missing_ok=True)
+    print("lab: stopped", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""One simulated device: its stored configuration, fault, counters and file system."""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import yaml
+
+from roceconf.lab import tree
+from roceconf.state import DeviceState
+
+#: Faults a device can be given (``None`` = healthy).
+FAULTS = ("refuse", "auth", "hang", "garbage")
+SWITCH_PLATFORMS = ("eos", "nxos", "junos", "sonic", "nvue")
+HOST_PLATFORMS = ("connectx", "bnxt", "linux-dcb")
+PLATFORMS = SWITCH_PLATFORMS + HOST_PLATFORMS
+
+
+def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """Merge ``patch`` into ``base`` in place (dicts recursively, everything else replaced)."""
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            deep_merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
+def deep_unset(base: dict[str, Any], patch: Any) -> None:
+    """Remove what ``patch`` names: a leaf (or empty dict / None) removes the key, a dict recurses."""
+    if not isinstance(patch, dict):
+        return
+    for key, value in patch.items():
+        if key not in base:
+            continue
+        if isinstance(value, dict) and value and isinstance(base[key], dict):
+            deep_unset(base[key], value)
+        else:
+            del base[key]
+
+
+def _load_tree_data(text: str) -> dict[str, Any]:
+    data = yaml.safe_load(text) if text.strip() else {}
+    return data if isinstance(data, dict) else {}
+
+
+class Device:
+    """State of one lab device. Every mutation happens under ``lock``."""
+
+    def __init__(
+        self,
+        name: str,
+        platform: str,
+        config: str | DeviceState | None = None,
+        fault: str | None = None,
+    ) -> None:
+        if platform not in PLATFORMS:
+            raise ValueError(f"unknown lab platform {platform!r}; known: {', '.join(PLATFORMS)}")
+        if fault is not None and fault not in FAULTS:
+            raise ValueError(f"unknown fault {fault!r}; known: {', '.join(FAULTS)}")
+        self.name = name
+        self.platform = platform
+        self.fault = fault
+        self.lock = threading.RLock()
+        self.port = 0
+        self.logins = 0
+        self.auth_failures = 0
+        self.connections = 0
+        self.commands = 0
+        self.history: deque[str] = deque(maxlen=2000)
+        #: Files on the device (NX-OS bootflash, EOS flash, Linux paths).
+        self.files: dict[str, str] = {}
+        # platform stores
+        self.grammar = tree.GRAMMARS.get(platform)
+        self.root = tree.Node("")
+        self.startup = ""
+        self.sessions: dict[str, tree.Node] = {}  # EOS config sessions
+        self.junos: list[str] = []
+        self.junos_candidate: list[str] = []
+        self.junos_history: list[list[str]] = []
+        self.data: dict[str, Any] = {}  # sonic CONFIG_DB / nvue applied
+        self.pending: dict[str, Any] = {}  # nvue pending revision
+        self.revision = 1
+        self.host_state: DeviceState | None = None
+        #: Pending commit-confirmed timers (cancelled on stop).
+        self.timers: list[Any] = []
+        #: The lab's event loop once the device is served (for commit-confirmed timers).
+        self.loop: Any = None
+        self.set_config(config if config is not None else "")
+        self.startup = self.get_config()
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def is_host(self) -> bool:
+        return self.platform in HOST_PLATFORMS
+
+    @property
+    def transport(self) -> str:
+        return "eapi" if self.platform == "eos" else "ssh"
+
+    def record(self, command: str) -> None:
+        with self.lock:
+            self.commands += 1
+            self.history.append(command)
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "connections": self.connections,
+            "logins": self.logins,
+            "auth_failures": self.auth_failures,
+            "commands": self.commands,
+        }
+
+    # ------------------------------------------------------------- config text
+    def render(self, root: tree.Node | None = None) -> str:
+        assert self.grammar is not None
+        return tree.render(root or self.root, self.grammar, bang=self.platform == "eos")
+
+    def get_config(self) -> str:
+        """The running configuration as the platform's text (hosts: DeviceState JSON)."""
+        with self.lock:
+            if self.grammar is not None:
+                return self.render()
+            if self.platform == "junos":
+                return "".join(line + "\n" for line in self.junos)
+            if self.platform == "sonic":
+                return json.dumps(self.data, indent=4, sort_keys=True) + "\n"
+            if self.platform == "nvue":
+                return yaml.safe_dump(self.data, sort_keys=False, default_flow_style=False)
+            assert self.host_state is not None
+            return self.host_state.model_dump_json(indent=2) + "\n"
+
+    def set_config(self, config: str | DeviceState) -> None:
+        """Replace the running configuration (text of the platform, or a DeviceState for hosts)."""
+        with self.lock:
+            if self.is_host:
+                self.host_state = _host_state(self.platform, config)
+                return
+            if not isinstance(config, str):
+                raise TypeError(f"{self.name}: a {self.platform} config is text")
+            if self.grammar is not None:
+                self.root.children = tree.parse(config, self.grammar).children
+                self.sessions.clear()
+            elif self.platform == "junos":
+                self.junos = junos_lines(config)
+                self.junos_candidate = list(self.junos)
+            elif self.platform == "sonic":
+                self.data = json.loads(config) if config.strip() else {}
+            elif self.platform == "nvue":
+                self.data = _load_tree_data(config)
+                self.pending = copy.deepcopy(self.data)
+
+    def edit(self, func: Callable[[str], str]) -> str:
+        """Out-of-band edit: ``func(old_text) -> new_text``. Returns the new text."""
+        with self.lock:
+            new = func(self.get_config())
+            self.set_config(new)
+            return self.get_config()
+
+
+def junos_lines(text: str) -> list[str]:
+    """Set-format text -> ordered unique ``set`` lines (``delete`` lines applied)."""
+    out: dict[str, None] = {}
+    for raw in text.replace("\r", "\n").split("\n"):
+        line = " ".join(raw.split())
+        if line.startswith("set "):
+            out[line] = None
+        elif line.startswith("delete "):
+            prefix = "set " + line[len("delete ") :]
+            for old in [k for k in out if k == prefix or k.startswith(prefix + " ")]:
+                del out[old]
+    return list(out)
+
+
+def _host_state(platform: str, config: str | DeviceState) -> DeviceState:
+    if isinstance(config, DeviceState):
+        return config.model_copy(deep=True)
+    text = config.strip()
+    if not text:
+        return DeviceState(platform=platform)
+    if text.startswith("{"):
+        return DeviceState.model_validate_json(text)
+    from roceconf.platforms import get
+
+    return get(platform).parse(config)
