@@ -182,34 +182,9 @@ def audit(
     total = len(names)
 
     def one(name: str) -> DeviceResult:
-        dev = fab.devices[name]
-        desired = expressible(desired_state(dev))
-        t0 = time.monotonic()
-        try:
-            if configs is not None:
-                text, path = read_backup(configs, name, dev.platform)
-                res = evaluate(dev, desired, text, str(path), str(path))
-                res.attempts = 1
-            else:
-                tgt = targets.get(name)
-                if tgt is None:
-                    raise CollectError("not in the inventory", retry=False)
-                if tgt.platform != dev.platform:
-                    raise CollectError(
-                        f"inventory says platform {tgt.platform}, intent says {dev.platform}", retry=False
-                    )
-                text, attempts = read_with_retries(tgt, desired, timeout, retries)
-                where = f"{tgt.host}:{tgt.port}" if tgt.port else tgt.host
-                res = evaluate(dev, desired, text, where, f"{name}:running-config")
-                res.attempts = attempts
-        except CollectError as e:
-            res = DeviceResult(name, dev.platform, "unknown", source, reason=str(e))
-        except Exception as e:  # noqa: BLE001 - one broken device never stops the audit
-            tgt = targets.get(name)
-            msg = f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
-            res = DeviceResult(name, dev.platform, "unknown", source, reason=tgt.scrub(msg) if tgt else msg)
-        res.seconds = time.monotonic() - t0
-        return res
+        if configs is not None:
+            return audit_device(fab, name, configs=configs)
+        return audit_device(fab, name, target=targets.get(name), timeout=timeout, retries=retries, source=source)
 
     deadline = timeout * (retries + 1) * 3 + 5 * (retries + 1)
     pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-audit")
