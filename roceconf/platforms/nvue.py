@@ -215,6 +215,8 @@ def _unwrap(root: Node | Leaf, st: DeviceState) -> Node:
     items = [v for k, v in root.items() if k.startswith("#")]
     if items:
         tree = Node()
+        if not any(isinstance(it, Node) and "set" in it for it in items):
+            st.warn("YAML/JSON list without a 'set' item: nothing to evaluate", root.line)
         for it in items:
             if not isinstance(it, Node):
                 continue
