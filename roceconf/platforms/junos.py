@@ -38,6 +38,7 @@ from typing import Any
 
 from roceconf.names import natural_key
 from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform
+from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 
 # ------------------------------------------------------------------------------------ constants
@@ -1046,6 +1047,9 @@ def _short_hash(obj: Any) -> str:
     return hashlib.sha1(repr(obj).encode()).hexdigest()[:6].upper()
 
 
+_GROUP_FIELDS = ("trust", "pfc", "pfc_watchdog", "ecn", "scheduling", "dscp_to_tc")
+
+
 def render_plan(state: DeviceState) -> dict[str, Any]:
     """Names and objects the template prints. Pure data: names derive from content, not order."""
     itfs = state.interfaces
@@ -1095,8 +1099,9 @@ def render_plan(state: DeviceState) -> dict[str, Any]:
     wd = state.pfc_watchdog
     wd_opts = _watchdog_options(wd.detection_ms, wd.polling_ms, wd.restoration_ms)
 
-    for name in sorted(itfs, key=natural_key):
-        itf = itfs[name]
+    # one set of objects per group of ports with identical CoS settings
+    for names, itf in group_interfaces(state, _GROUP_FIELDS):
+        name = names[0]
         b: dict[str, Any] = {"name": name, "mtu": itf.mtu, "link_pause": itf.link_pause}
         # classifier
         if itf.trust == "dscp":
@@ -1162,7 +1167,10 @@ def render_plan(state: DeviceState) -> dict[str, Any]:
                 "wd_opts": wd_opts,
             }
             b["cnp"] = cname
-        bindings.append(b)
+        for port_name in names:
+            port = itfs[port_name]
+            bindings.append({**b, "name": port_name, "mtu": port.mtu, "link_pause": port.link_pause})
+    bindings.sort(key=lambda x: natural_key(x["name"]))
 
     hash_excl: dict[str, list[str]] = {}
     if state.ecmp.fields is not None:
@@ -1202,8 +1210,10 @@ CAPABILITIES = Capabilities(
     max_mtu=Fact(9216, f"{JVD_CONFIG}; {DOC_MTU}"),
     max_lossless_priorities=Fact(
         6,
+        "Juniper QFX traffic management guide, 'Understanding CoS IEEE 802.1p Priorities for Lossless "
+        "Traffic Flows' (up to six lossless priorities); "
         "https://juniper.net/documentation/us/en/software/junos/traffic-mgmt-qfx/topics/task/"
-        "cos-congestion-notification-qfx-series-cli.html (QFX: up to six lossless priorities)",
+        "cos-congestion-notification-qfx-series-cli.html",
     ),
     per_port=ALL_PORT_FIELDS,
     hash_fields=JUNOS_HASH_FIELDS,
@@ -1219,7 +1229,9 @@ CAPABILITIES = Capabilities(
         f"action drop is the documented default and the only one rendered ({DOC_WATCHDOG})",
         f"ECMP: enhanced-hash-key states exclusions; all five IP/L4 fields are hashed by default ({DOC_HASH}). "
         "No hash seed or symmetric-hash statement was confirmed for QFX5K.",
-        f"PFC is per port through congestion-notification profiles ({DOC_CNP}); at most one CNP per interface.",
+        f"PFC is per port through congestion-notification profiles ({DOC_CNP}); at most one CNP per interface. "
+        "PFC off is the absence of a CNP: a state with pfc.enabled false renders nothing.",
+        "A DSCP map exists only as a classifier bound to ports: with no port trusting DSCP it cannot be stated.",
     ),
 )
 
