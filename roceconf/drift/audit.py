@@ -160,6 +160,46 @@ def evaluate(dev: DeviceSpec, desired: DeviceState, text: str, source: str, file
     return res
 
 
+def audit_device(
+    fab: Fabric,
+    name: str,
+    *,
+    target: Target | None = None,
+    configs: str | Path | None = None,
+    timeout: float = 10.0,
+    retries: int = 2,
+    source: str = "",
+) -> DeviceResult:
+    """Audit one device of the fabric, live (target) or from a saved config (configs). Never raises for
+    device problems: they come back as status ``unknown`` with the reason."""
+    dev = fab.devices[name]
+    desired = expressible(desired_state(dev))
+    t0 = time.monotonic()
+    try:
+        if configs is not None:
+            text, path = read_backup(configs, name, dev.platform)
+            res = evaluate(dev, desired, text, str(path), str(path))
+            res.attempts = 1
+        else:
+            if target is None:
+                raise CollectError("not in the inventory", retry=False)
+            if target.platform != dev.platform:
+                raise CollectError(
+                    f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False
+                )
+            text, attempts = read_with_retries(target, desired, timeout, retries)
+            where = f"{target.host}:{target.port}" if target.port else target.host
+            res = evaluate(dev, desired, text, where, f"{name}:running-config")
+            res.attempts = attempts
+    except CollectError as e:
+        res = DeviceResult(name, dev.platform, "unknown", source or str(configs or ""), reason=str(e))
+    except Exception as e:  # noqa: BLE001 - one broken device never stops the audit
+        msg = f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
+        res = DeviceResult(name, dev.platform, "unknown", source, reason=target.scrub(msg) if target else msg)
+    res.seconds = time.monotonic() - t0
+    return res
+
+
 def audit(
     fab: Fabric,
     *,
@@ -184,7 +224,9 @@ def audit(
     def one(name: str) -> DeviceResult:
         if configs is not None:
             return audit_device(fab, name, configs=configs)
-        return audit_device(fab, name, target=targets.get(name), timeout=timeout, retries=retries, source=source)
+        return audit_device(
+            fab, name, target=targets.get(name), timeout=timeout, retries=retries, source=source
+        )
 
     deadline = timeout * (retries + 1) * 3 + 5 * (retries + 1)
     pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-audit")
