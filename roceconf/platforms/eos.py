@@ -176,8 +176,8 @@ def _seconds_to_ms(text: str) -> int | None:
     if text == "auto":
         return None
     value = Decimal(text) * 1000
-    if value < 0:
-        raise ValueError(f"negative time {text!r}")
+    if not value.is_finite() or not 0 <= value <= 3_600_000:
+        raise ValueError(f"time out of range {text!r}")
     return int(value.to_integral_value())
 
 
@@ -237,7 +237,7 @@ class _Parser:
                     queues = [b.queues.setdefault(tc, {}) for b in blocks]
                     continue
                 self.block_line(blocks, toks, s, n)
-            except (ValueError, IndexError, InvalidOperation, RangeError) as exc:
+            except (ValueError, IndexError, InvalidOperation, OverflowError, RangeError) as exc:
                 self.warn(f"cannot read {s!r}: {exc}", n)
         return self.finish()
 

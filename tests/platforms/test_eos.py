@@ -350,6 +350,8 @@ def test_garbage_never_raises() -> None:
         "qos map dscp x to traffic-class 3",
         "   uc-tx-queue 99",
         "qos profile",
+        "priority-flow-control pause watchdog default timeout Infinity",
+        "priority-flow-control pause watchdog default timeout 1e999999",
     ]:
         s = parse(text)
         assert isinstance(s, DeviceState) and s.platform == "eos"
@@ -378,3 +380,12 @@ def _time_parse(text: str, n: int = 10) -> float:
     for _ in range(n):
         parse(text)
     return (time.process_time() - t0) / n
+
+
+def test_bad_value_warns_and_keeps_the_rest() -> None:
+    s = parse(
+        "hostname x\npriority-flow-control pause watchdog default timeout Infinity\nqos map dscp 26 to traffic-class 3\n"
+    )
+    assert s.hostname == "x" and s.dscp_to_tc == {"26": 3}
+    assert s.pfc_watchdog.detection_ms is None
+    assert [(w.line, w.code) for w in s.warnings] == [(2, "PARSE")]
