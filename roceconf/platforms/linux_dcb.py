@@ -214,8 +214,10 @@ class HostParser:
         first = out.strip().split("\n", 1)[0] if out.strip() else ""
         if not argv:
             return
-        if is_unsupported(out) and not (argv[0] == "hostname"):
-            self.state.warn(f"{cmd}: {first.strip()[:160]}", start, code="UNSUPPORTED")
+        # an empty answer is only meaningful for a few commands (plain 'dcb app show': no entries)
+        empty_ok = argv[0] in ("hostname", "rdma") or (argv[0] == "dcb" and "app" in argv and "-j" not in argv)
+        if (is_unsupported(out) and argv[0] != "hostname") or (not out.strip() and not empty_ok):
+            self.state.warn(f"{cmd}: {first.strip()[:160] or 'no output'}", start, code="UNSUPPORTED")
             dev = _dev_of(argv)
             if dev:
                 self.port(dev, None)

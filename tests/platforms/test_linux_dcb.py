@@ -370,3 +370,17 @@ def test_app_entry_forms(old_style: bool) -> None:
     entries = "[[26,3],[48,6]]" if old_style else '[[26,3," "],[48,6," "]]'
     text = join_outputs({"dcb -j app show dev eth0": '{"dscp_prio":' + entries + ',"default_prio":[0]}'})
     assert PLAT.parse(text).dscp_to_tc == {"26": 3, "48": 6}
+
+
+def test_empty_answers_are_not_in_sync() -> None:
+    text = join_outputs({
+        "ip -j link show dev eth0": "",
+        "dcb -j pfc show dev eth0": "",
+        "ethtool -a eth0": "",
+        "dcb app show dev eth0": "",  # plain text: an empty APP table prints nothing (dcb-app(8))
+    })
+    st_ = PLAT.parse(text)
+    itf = st_.interfaces["eth0"]
+    assert itf.mtu is None and itf.pfc.enabled is None and itf.link_pause is None
+    assert itf.trust == "pcp"
+    assert sorted(w.line for w in st_.warnings if w.code == "UNSUPPORTED") == [2, 4, 6]
