@@ -68,6 +68,10 @@ class Platform:
     netmiko_device_type: str | None = None
     #: Commands whose output, concatenated, is what ``parse`` reads (live collection).
     collect_commands: tuple[str, ...] = ()
+    #: How `roceconf apply` pushes a rendered config: "napalm" (merge/compare/commit), "junos-cli"
+    #: (load set + commit confirmed over SSH), "nvue-patch" (nv config patch + apply --confirm),
+    #: "sonic-config-load" (config load + config qos reload), "script" (host NIC script over SSH).
+    apply_method: str | None = None
     #: Main template, relative to templates/<name>/.
     template: str = "device.j2"
     #: For hosts: commands to read back a device, given its desired state (interface names).
