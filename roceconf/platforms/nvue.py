@@ -28,6 +28,12 @@ Semantics chosen here (documented NVUE behaviour where a source exists):
   ``detection_ms = robustness * polling-interval`` (polling default 100 ms, CL QoS guide).
 * ``qos roce`` is a macro whose effective values are only visible in ``nv show qos roce``: it
   produces a warning (code ``MACRO``) and no values.
+* Ports are the ``swp`` interfaces the configuration names, plus any other interface with a ``qos``
+  subtree (bonds); management and loopback interfaces without QoS are not ports.
+* A port-level mapping profile whose DSCP map differs from ``default-global`` is reported in
+  ``Interface.dscp_to_tc``.
+* ``ecmp-hash``: the fields stated ``on``; when some of the seven expressible fields are not stated
+  at all, a ``PARTIAL`` warning names them (their release default is not guessed).
 """
 
 from __future__ import annotations
