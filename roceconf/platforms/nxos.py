@@ -967,6 +967,8 @@ def _plan(state: DeviceState) -> dict[str, Any]:
         "nq_mtu": max(mtus) if mtus else None,
         "queues": queues,
         "queuing": bool(queues),
+        "nq_policy": NQ_POLICY,
+        "queuing_policy": QUEUING_POLICY,
     }
 
 
@@ -1025,7 +1027,7 @@ FILTERS = {
 }
 
 CAPABILITIES = Capabilities(
-    min_mtu=Fact(576, INTERFACES_GUIDE + " (MTU 576-9216 on routed ports; L2 ports 1500 or 9216)"),
+    min_mtu=Fact(576, INTERFACES_GUIDE),
     max_mtu=Fact(9216, INTERFACES_GUIDE),
     max_lossless_priorities=Fact(3, QOS_GUIDE + "m-configuring-priority-flow-control.html (no-drop classes)"),
     # No-drop classes (network-qos) and the egress queuing policy are global (system qos); the DSCP
@@ -1038,6 +1040,7 @@ CAPABILITIES = Capabilities(
     watchdog_actions=(),
     ecn_quantum_bytes=_KBYTE,
     notes=(
+        "MTU: 576-9216 on routed ports; Layer 2 ports take the system default (1500) or jumbo (9216) MTU.",
         "PFC no-drop priorities come from the network-qos policy under 'system qos': global, not per port.",
         "ECN and scheduling come from the queuing policy under 'system qos' (an interface-level "
         "'service-policy type queuing output' overrides it when present).",

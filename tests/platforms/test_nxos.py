@@ -415,3 +415,17 @@ def test_flat_indentation_is_read_by_config_mode() -> None:
     assert parse(indented).interfaces["Ethernet1/1"].scheduling == {
         "3": Sched(mode="dwrr", bandwidth_percent=50)
     }
+
+
+def test_pcp_trust_and_per_port_fields_round_trip() -> None:
+    s = lab_state()
+    s.interfaces["Ethernet1/2"].trust = "pcp"
+    s.interfaces["Ethernet1/3"].mtu = 1500
+    s.interfaces["Ethernet1/4"].link_pause = True
+    s.interfaces["Ethernet1/4"].pfc_watchdog = False
+    text = render_state(s)
+    assert "interface Ethernet1/1" in text.splitlines()  # groups split where ports differ
+    assert _block(text, "class-map type qos match-any ROCECONF_COS3") == ["  match cos 3"]
+    back = parse(text)
+    assert back.warnings == []
+    assert back.semantic() == s.semantic()
