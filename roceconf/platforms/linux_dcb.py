@@ -847,10 +847,14 @@ def identity_prio_tc(itf: Interface) -> dict[int, int]:
     return {int(k): int(k) for k in itf.scheduling}
 
 
-def ets_args(itf: Interface, key_tc: dict[int, int]) -> str:
-    """'tc-tsa all:strict 0:ets ... tc-bw all:0 0:50 ... prio-tc all:0 3:3 ...' for a key->TC map."""
-    tsa = ["all:strict"]
-    bw = ["all:0"]
+def ets_args(itf: Interface, key_tc: dict[int, int], pad_all: bool = True) -> str:
+    """'tc-tsa all:strict 0:ets ... tc-bw all:0 0:50 ... prio-tc all:0 3:3 ...' for a key->TC map.
+
+    ``pad_all=False`` names only the TCs in use (no ``all:`` for TSA/bandwidth), for NICs that run fewer
+    than 8 TCs and reject settings for the others (Broadcom's bnxt_setupcc.sh does the same).
+    """
+    tsa = ["all:strict"] if pad_all else []
+    bw = ["all:0"] if pad_all else []
     for key in sorted(key_tc, key=lambda k: key_tc[k]):
         s = itf.scheduling.get(str(key))
         if s is None or s.mode is None:
@@ -862,7 +866,9 @@ def ets_args(itf: Interface, key_tc: dict[int, int]) -> str:
         else:
             tsa.append(f"{tc}:strict")
     prio = ["all:0", *(f"{k}:{key_tc[k]}" for k in sorted(key_tc) if key_tc[k] != 0)]
-    return f"tc-tsa {' '.join(tsa)} tc-bw {' '.join(bw)} prio-tc {' '.join(prio)}"
+    out = f"tc-tsa {' '.join(tsa)}" if tsa else ""
+    out += f" tc-bw {' '.join(bw)}" if bw else ""
+    return f"{out} prio-tc {' '.join(prio)}".strip()
 
 
 def dscp_args(entries: list[tuple[int, int]]) -> str:
