@@ -384,3 +384,59 @@ def test_empty_answers_are_not_in_sync() -> None:
     assert itf.mtu is None and itf.pfc.enabled is None and itf.link_pause is None
     assert itf.trust == "pcp"
     assert sorted(w.line for w in st_.warnings if w.code == "UNSUPPORTED") == [2, 4, 6]
+
+
+def _stub_tools(tmp_path, tools: list[str]) -> tuple[str, str]:
+    """A PATH of stub executables that log their argv; returns (PATH, log file)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "calls.log"
+    for tool in tools:
+        f = bindir / tool
+        body = 'echo gpu01' if tool == "hostname" else f'echo "{tool} $*" >> "{log}"'
+        f.write_text(f"#!/bin/sh\n{body}\n")
+        f.chmod(0o755)
+    return str(bindir), str(log)
+
+
+def _run_script(text: str, path: str, tmp_path) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "host.sh"
+    script.write_text(text)
+    bash = shutil.which("bash")
+    assert bash is not None
+    return subprocess.run([bash, str(script)], env={"PATH": path}, text=True, capture_output=True, check=False)
+
+
+def test_script_stops_before_acting_when_a_tool_is_missing(tmp_path) -> None:
+    state = example()
+    for itf in state.interfaces.values():
+        itf.rdma = None
+    path, log = _stub_tools(tmp_path, ["ip", "ethtool", "hostname"])  # no dcb
+    res = _run_script(render_state(state), path, tmp_path)
+    assert res.returncode == 1
+    assert "required tool 'dcb' is missing" in res.stderr
+    assert not (tmp_path / "calls.log").exists()  # nothing was configured
+
+
+def test_script_runs_the_rendered_commands_and_is_repeatable(tmp_path) -> None:
+    state = example()
+    for itf in state.interfaces.values():
+        itf.rdma = None
+    path, log = _stub_tools(tmp_path, ["ip", "ethtool", "dcb", "hostname"])
+    text = render_state(state)
+    first = _run_script(text, path, tmp_path)
+    assert first.returncode == 0, first.stderr
+    calls = (tmp_path / "calls.log").read_text().splitlines()
+    assert calls[:6] == [
+        "ip link set dev ens1f0np0 mtu 9000",
+        "ethtool -A ens1f0np0 rx off tx off",
+        "dcb pfc set dev ens1f0np0 prio-pfc all:off 3:on 4:on",
+        "dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 3:ets 6:strict tc-bw all:0 0:40 3:60 "
+        "prio-tc all:0 3:3 6:6",
+        "dcb app flush dev ens1f0np0 dscp-prio",
+        "dcb app add dev ens1f0np0 dscp-prio 26:3 48:6",
+    ]
+    assert calls[-1] == "dcb app flush dev eth9 dscp-prio"
+    second = _run_script(text, path, tmp_path)
+    assert second.returncode == 0
+    assert (tmp_path / "calls.log").read_text().splitlines() == calls + calls
