@@ -687,17 +687,20 @@ class HostParser:
                 counts[key] = counts.get(key, 0) + 1
             best = max(counts.values())
             host: dict[str, int] = {}
+            first = ""
             for name in sorted(maps, key=natural_key):
                 if counts[json.dumps(maps[name], sort_keys=True)] == best:
-                    host = maps[name]
+                    host, first = maps[name], name
                     break
             st.dscp_to_tc = dict(sorted(host.items(), key=lambda kv: int(kv[0])))
             for name, m in maps.items():
                 if m != host:
                     st.interfaces[name].dscp_to_tc = dict(sorted(m.items(), key=lambda kv: int(kv[0])))
-            first = min(maps, key=natural_key)
+                    src = self.ports[name].src.get("app")
+                    if src:
+                        st.at(f"interfaces.{name}.dscp_to_tc", src[0], src[1])
+            src = self.ports[first].src.get("app")
             for d in st.dscp_to_tc:
-                src = self.ports[first].src.get("app")
                 if src:
                     st.at(f"dscp_to_tc.{d}", src[0], src[1])
         self.finish_device()

@@ -298,6 +298,7 @@ def test_line_numbers_recorded() -> None:
     assert line("dcb pfc set dev ens1f0np0") in st_.sources["interfaces.ens1f0np0.pfc"].lines
     assert line("dcb ets set dev ens1f0np0") in st_.sources["interfaces.ens1f0np0.scheduling"].lines
     assert line("dcb app add dev ens1f0np0") in st_.sources["dscp_to_tc.26"].lines
+    assert line("dcb app add dev ens1f1np1") in st_.sources["interfaces.ens1f1np1.dscp_to_tc"].lines
     assert st_.sources["hostname"].lines == [line("EXPECTED_HOST=")]
     assert st_.line_of("interfaces.ens1f0np0.pfc.no_drop") == line("dcb pfc set dev ens1f0np0")
 
