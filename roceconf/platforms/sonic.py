@@ -23,7 +23,10 @@ Accepted layouts: plain ``config_db.json`` (``{"TABLE": {"key": {...}}}``), redi
 multi-ASIC namespaces (``{"localhost": {...}, "asic0": {...}}``), old bracket references
 (``"[DSCP_TO_TC_MAP|AZURE]"``), comma-joined port keys and queue ranges. The reader is tolerant
 (comments, trailing or missing commas, several top-level objects, CLI prompt around the JSON), reports
-such problems as ``SYNTAX`` warnings and never raises.
+such problems as ``SYNTAX`` warnings (a repeated key: ``DUPLICATE``, the later one wins as in
+``json.load``) and never raises. Other warning codes: ``UNUSED`` (map / WRED profile / scheduler not
+attached), ``UNDEFINED`` (reference to a missing object), ``VOQ`` (queue keys of other linecards),
+``PARSE`` (anything RoCE-related that is not understood or not modelled).
 
 Interfaces in the state are the ports with a RoCE-relevant statement (PORT mtu/pfc_asym, PORT_QOS_MAP,
 QUEUE, PFC_WD); ports listed in PORT with nothing relevant are left out.
@@ -544,7 +547,9 @@ class _Parser:
 
         if glob is not None:
             for f in glob.fields:
-                if f not in MAP_FIELDS:
+                if f in MAP_FIELDS and f not in ("dscp_to_tc_map", "dot1p_to_tc_map"):
+                    self.resolve(MAP_FIELDS[f], glob.fields[f], glob.flines.get(f))
+                elif f not in MAP_FIELDS:
                     self.warn(
                         f"PORT_QOS_MAP|global: field {f!r} not interpreted",
                         glob.flines.get(f),
@@ -750,7 +755,7 @@ class _Parser:
                 once=("drop", name),
             )
             return None
-        if mode not in ECN_VALUES:
+        if not isinstance(mode, str) or mode not in ECN_VALUES:
             self.warn(f"WRED_PROFILE|{name}: ecn {mode!r} not understood", line, once=("emode", name))
             return None
         if mode not in ECN_MARKS_GREEN:
@@ -847,7 +852,7 @@ class _Parser:
                     )
         for f, vals in seen.items():
             key, v, line = vals[0]
-            if len({x[1] for x in vals}) > 1:
+            if len({repr(x[1]) for x in vals}) > 1:
                 self.warn(f"PFC_WD {f} differs between ports; {key}'s {v!r} is reported", line)
             if f == "action":
                 if v in WD_ACTIONS:
