@@ -7,7 +7,8 @@ What is read (all CONFIG_DB values are strings):
   ``dot1p_to_tc_map`` bound the port trusts ``pcp``. Where ports bind different DSCP maps, the device map
   is the ``global`` one (else the most common one) and the other ports carry ``Interface.dscp_to_tc``.
 * ``PORT_QOS_MAP|<port>`` ``pfc_enable`` ("3,4"; "" = PFC off) -> ``pfc``; ``pfcwd_sw_enable`` and a
-  ``PFC_WD|<port>`` entry -> ``pfc_watchdog`` (``pfcwd_sw_enable: ""`` = watchdog off on that port).
+  ``PFC_WD|<port>`` entry -> ``pfc_watchdog`` (``pfcwd_sw_enable`` lists the queues the software
+  watchdog watches, sonic-utilities ``scripts/db_migrator.py`` version_3_0_4; ``""`` = none = off).
 * ``QUEUE|<port>|<queue or range>`` -> ``SCHEDULER`` (STRICT -> strict, DWRR weight -> dwrr with
   ``bandwidth_percent`` = weight) and ``WRED_PROFILE`` (ECN only when ``ecn`` marks green and
   ``wred_green_enable`` is true; ``ecn_none`` or no ``ecn`` field is WRED *drop*, not ECN). Queue N is
