@@ -1,0 +1,204 @@
+"""Render benchmarks (issue: render configs for five switch platforms and three NIC families).
+
+1. The realistic pod (inventories/pod/intent.yml): all switches and hosts; prints devices/s. Target: < 10 s.
+2. EOS render per device vs pyavd's get_device_config for equal content (64 interfaces with trust, PFC no-drop,
+   ECN, MTU, DSCP map, watchdog). Target: roceconf >= 5x faster. Needs the optional `bench` extra (pyavd).
+3. A generated 32,768-GPU fabric (4,096 hosts x 8 NICs, 1,024 leaves, 512 spines): validate and render into a
+   directory, in a child process, with its peak memory. Target: < 60 s and < 2 GiB.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def bench_pod() -> float:
+    from roceconf.compile import load_valid, render_fabric, write_outputs
+
+    t0 = time.perf_counter()
+    fab = load_valid(ROOT / "inventories" / "pod" / "intent.yml")
+    files = render_fabric(fab)
+    with tempfile.TemporaryDirectory() as d:
+        write_outputs(files, d)
+    dt = time.perf_counter() - t0
+    print(
+        f"pod: {len(files)} devices validated+rendered+written in {dt:.2f} s = {len(files) / dt:.0f} devices/s "
+        f"(target < 10 s: {'OK' if dt < 10 else 'MISSED'}, {10 / dt:.1f}x headroom)"
+    )
+    return dt
+
+
+def eos_state_64():
+    from roceconf.desired import desired_state
+    from roceconf.intent import load_text
+
+    intent = (ROOT / "inventories" / "lab" / "intent.yml").read_text()
+    intent = intent.replace(
+        "{name: Ethernet1-2, speed: 400G, role: host}", "{name: Ethernet1-62, speed: 400G, role: host}", 1
+    )
+    intent = intent.replace(
+        "{name: Ethernet49-50, speed: 400G, role: fabric}",
+        "{name: Ethernet63-64, speed: 400G, role: fabric}",
+        1,
+    )
+    intent = intent.replace('"leaf1:Ethernet49"', '"leaf1:Ethernet63"').replace(
+        '"leaf1:Ethernet50"', '"leaf1:Ethernet64"'
+    )
+    fab = load_text(intent, "bench-intent.yml")
+    st = desired_state(fab.devices["leaf1"])
+    assert len(st.interfaces) == 64, len(st.interfaces)
+    return st
+
+
+def avd_structured_config(st) -> dict:
+    """The same content as an AVD structured config (eos_cli_config_gen input)."""
+    itf = next(iter(st.interfaces.values()))
+    dscp = {}
+    for d, tc in st.dscp_to_tc.items():
+        dscp.setdefault(tc, []).append(d)
+    queues = []
+    for tc, sch in sorted(itf.scheduling.items(), key=lambda kv: int(kv[0])):
+        q: dict = {"id": int(tc), "priority": "priority strict" if sch.mode == "strict" else "no priority"}
+        if sch.bandwidth_percent:
+            q["bandwidth_percent"] = sch.bandwidth_percent
+        if tc in itf.ecn:
+            e = itf.ecn[tc]
+            q["random_detect"] = {
+                "ecn": {
+                    "threshold": {
+                        "units": "bytes",
+                        "min": e.min_bytes,
+                        "max": e.max_bytes,
+                        "max_probability": e.probability,
+                    }
+                }
+            }
+        queues.append(q)
+    wd = st.pfc_watchdog
+    return {
+        "hostname": st.hostname,
+        "qos": {
+            "map": {"dscp": [f"{' '.join(ds)} to traffic-class {tc}" for tc, ds in sorted(dscp.items())]}
+        },
+        "qos_profiles": [
+            {
+                "name": "ROCE",
+                "trust": itf.trust,
+                "uc_tx_queues": queues,
+                "priority_flow_control": {
+                    "enabled": True,
+                    "priorities": [{"priority": p, "no_drop": True} for p in itf.pfc.no_drop],
+                    "watchdog": {"enabled": True},
+                },
+            }
+        ],
+        "priority_flow_control": {
+            "pause_watchdog": {
+                "action": "drop",
+                "default": {
+                    "timer": {
+                        "timeout": wd.detection_ms / 1000,
+                        "recovery_time": wd.restoration_ms / 1000,
+                        "polling_interval": wd.polling_ms / 1000,
+                    }
+                },
+            }
+        },
+        "ethernet_interfaces": [
+            {"name": n, "mtu": i.mtu, "service_profile": "ROCE"} for n, i in st.interfaces.items()
+        ],
+    }
+
+
+def _timeit(fn, n: int) -> float:
+    fn()  # warm
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples)
+
+
+def bench_vs_pyavd() -> float | None:
+    from roceconf.render import render_state
+
+    st = eos_state_64()
+    ours = _timeit(lambda: render_state(st), 50)
+    print(f"roceconf EOS render, 64 interfaces: {ours * 1000:.2f} ms per device")
+    try:
+        import pyavd
+    except ImportError:
+        print("pyavd not installed: `pip install -e '.[bench]'` to compare (optional bench extra)")
+        return None
+    sc = avd_structured_config(st)
+    text = pyavd.get_device_config(sc)
+    for needle in (
+        "priority-flow-control priority 3 no-drop",
+        "random-detect ecn minimum-threshold 150000 bytes",
+        "qos map dscp 26 to traffic-class 3",
+        "interface Ethernet64",
+        "mtu 9214",
+    ):
+        assert needle in text, f"pyavd config lacks {needle!r}: not equal content"
+    theirs = _timeit(lambda: pyavd.get_device_config(sc), 10)
+    ratio = theirs / ours
+    print(
+        f"pyavd {getattr(pyavd, '__version__', '?')} get_device_config, same content: {theirs * 1000:.2f} ms per device"
+    )
+    print(f"ratio pyavd/roceconf = {ratio:.1f}x (target >= 5x: {'OK' if ratio >= 5 else 'MISSED'})")
+    return ratio
+
+
+CHILD = r"""
+import json, resource, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from fabricgen import big_fabric
+from roceconf.compile import load_valid, render_fabric, write_outputs
+with tempfile.TemporaryDirectory() as d:
+    p = d + "/intent.yml"
+    open(p, "w").write(big_fabric())
+    t0 = time.perf_counter(); fab = load_valid(p); t1 = time.perf_counter()
+    files = render_fabric(fab); write_outputs(files, d + "/out"); t2 = time.perf_counter()
+print(json.dumps({"devices": len(fab.devices), "links": len(fab.links), "gpus": sum(len(x.ports) for x in fab.devices.values() if x.is_host),
+                  "validate_s": t1 - t0, "render_s": t2 - t1,
+                  "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def bench_big() -> dict:
+    r = subprocess.run(
+        [sys.executable, "-c", CHILD, str(ROOT / "bench")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    m = json.loads(r.stdout.strip().splitlines()[-1])
+    total = m["validate_s"] + m["render_s"]
+    print(
+        f"32k-GPU fabric: {m['gpus']} GPUs, {m['devices']} devices, {m['links']} links: validate {m['validate_s']:.1f} s, "
+        f"render+write {m['render_s']:.1f} s, total {total:.1f} s (target < 60 s: {'OK' if total < 60 else 'MISSED'}); "
+        f"peak RSS {m['peak_rss_mib']:.0f} MiB (target < 2048 MiB: {'OK' if m['peak_rss_mib'] < 2048 else 'MISSED'})"
+    )
+    return m
+
+
+if __name__ == "__main__":
+    print(f"cpus: {os.cpu_count()}, python {sys.version.split()[0]}")
+    bench_pod()
+    bench_vs_pyavd()
+    if "--no-big" not in sys.argv:
+        bench_big()
+    _ = resource
