@@ -205,3 +205,15 @@ def test_crlf_and_garbage() -> None:
                  "CC=/sys/kernel/config/bnxt_re/\nprintf '0x%x' zz > \"$CC/roce_dscp\""):
         st_ = PLAT.parse(junk)
         assert isinstance(st_, DeviceState) and st_.platform == "bnxt"
+
+
+def test_cc_consistency_checks() -> None:
+    """roce_dscp must match the RDMA-CM TOS; DSCP trust wants no VLAN 0 priority tag."""
+    text = render_state(thor2())
+    text = text.replace("printf '0x%x' 26 > \"$CC/roce_dscp\"", "printf '0x%x' 27 > \"$CC/roce_dscp\"")
+    text = text.replace("printf '0x%x' 1 > \"$CC/disable_prio_vlan_tx\"", "printf '0x%x' 0 > \"$CC/disable_prio_vlan_tx\"")
+    st_ = PLAT.parse(text)
+    assert st_.same_as(thor2())  # neither knob is a state field of its own ...
+    codes = {w.code for w in st_.warnings}
+    assert {"MISMATCH", "VLAN_TAG"} <= codes  # ... but both are reported
+    assert not PLAT.parse(render_state(thor2())).warnings
