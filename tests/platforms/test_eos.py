@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 
@@ -370,8 +371,9 @@ def test_parser_is_fast() -> None:
     bgp = "router bgp 65001\n" + "".join(f"   neighbor 10.1.{i}.1 remote-as 65002\n" for i in range(250))
     text = base + ports + other + bgp
     assert 1400 < text.count("\n") < 1700
-    # CPU time of this process, best of 5: other jobs on the machine must not make the test flaky.
-    best = min(_time_parse(text) for _ in range(5))
+    # CPU time of this process, best of 12 rounds: other jobs on the machine must not make it flaky.
+    gc.collect()  # garbage left by earlier tests must not be billed to this parser
+    best = min(_time_parse(text, 5) for _ in range(12))
     assert best < 0.010, f"{best * 1000:.1f} ms per config"
 
 
