@@ -49,14 +49,16 @@ def sniff_platform(path: Path, text: str) -> str | None:
         if re.search(r"^(qos map |qos profile |policy-map type quality-of-service)", text, re.M):
             return "eos"
         return "eos" if three >= two and three else "nxos"
-    for name in HOST_PLATFORMS:
-        try:
-            from roceconf.platforms import get
-
-            if ext == "." + get(name).extension.lstrip("."):
+    if ext in (".sh", ".txt", ".bundle"):
+        low = text[:2000].lower()
+        for name, hint in (
+            ("linux-dcb", "linux-dcb"),
+            ("bnxt", "bnxt"),
+            ("connectx", "connectx"),
+            ("connectx", "mlx5"),
+        ):
+            if hint in low:
                 return name
-        except (ImportError, KeyError):
-            continue
     return None
 
 

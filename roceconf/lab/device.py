@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -44,9 +45,73 @@ def deep_unset(base: dict[str, Any], patch: Any) -> None:
             del base[key]
 
 
+def nv_patch(pending: dict[str, Any], patch: Any) -> None:
+    """Apply an NVUE patch: a list of ``set:`` / ``unset:`` items, one such item, or a plain tree."""
+    if isinstance(patch, list):
+        for item in patch:
+            if isinstance(item, dict):
+                if "set" in item:
+                    deep_merge(pending, item["set"] or {})
+                if "unset" in item:
+                    deep_unset(pending, item["unset"] or {})
+    elif isinstance(patch, dict):
+        if patch and set(patch) <= {"set", "unset"}:
+            nv_patch(pending, [patch])
+        else:
+            deep_merge(pending, patch)
+
+
+#: NVUE objects that ``nv set`` creates without a value (``nv set interface swp1 qos pfc-watchdog``).
+_NV_BARE = frozenset({"pfc-watchdog"})
+
+
+def nv_command_patch(words: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """``nv set a b c value`` / ``nv unset a b`` -> ("set"|"unset", nested dict)."""
+    if len(words) < 3 or words[0] != "nv" or words[1] not in ("set", "unset"):
+        return None
+    op = words[1]
+    bare = op == "unset" or words[-1] in _NV_BARE
+    path = words[2:] if bare else words[2:-1]
+    value: Any = {} if bare else _scalar(words[-1])
+    if not path:
+        return None
+    patch: dict[str, Any] = {}
+    node = patch
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    node[path[-1]] = value
+    return op, patch
+
+
+def _scalar(word: str) -> Any:
+    if re.fullmatch(r"-?\d+", word):
+        return int(word)
+    return word
+
+
 def _load_tree_data(text: str) -> dict[str, Any]:
-    data = yaml.safe_load(text) if text.strip() else {}
-    return data if isinstance(data, dict) else {}
+    """NVUE text: an applied tree (YAML/JSON), a patch (``- set:`` list) or ``nv set`` lines."""
+    tree_: dict[str, Any] = {}
+    if not text.strip():
+        return tree_
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        data = None
+    if isinstance(data, (dict, list)):
+        nv_patch(tree_, data)
+        return tree_
+    for line in text.splitlines():
+        line = re.sub(r"^\S*[$#]\s+", "", line.strip())  # drop a copied shell prompt
+        parsed = nv_command_patch(line.split())
+        if parsed is None:
+            continue
+        op, patch = parsed
+        if op == "set":
+            deep_merge(tree_, patch)
+        else:
+            deep_unset(tree_, patch)
+    return tree_
 
 
 class Device:
@@ -163,9 +228,55 @@ class Device:
             return self.get_config()
 
 
+_JUNOS_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};\[\]"]+')
+
+
+def junos_curly_to_set(text: str) -> list[str]:
+    """Hierarchical (curly-brace) Junos configuration -> ``set`` lines, lists expanded like
+    ``show configuration | display set`` does."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("#"))
+    out: list[str] = []
+    path: list[str] = []
+    words: list[str] = []
+    in_list: list[str] | None = None
+    list_open = False
+    for tok in _JUNOS_TOKEN.findall(text):
+        if list_open:
+            if tok == "]":
+                words.append("\0")  # marker: one set line per list item
+                list_open = False
+            else:
+                in_list.append(tok)  # type: ignore[union-attr]
+            continue
+        if tok == "[":
+            in_list, list_open = [], True
+        elif tok == "{":
+            path.append(" ".join(w for w in words if not w.endswith(":")))
+            words = []
+        elif tok == "}":
+            if path:
+                path.pop()
+            words = []
+        elif tok == ";":
+            clean = [w for w in words if w not in ("inactive:", "replace:", "protect:")]
+            if "\0" in clean and in_list is not None:
+                i = clean.index("\0")
+                for item in in_list:
+                    out.append("set " + " ".join(path + clean[:i] + [item] + clean[i + 1 :]))
+            elif clean:
+                out.append("set " + " ".join(path + clean))
+            words, in_list = [], None
+        else:
+            words.append(tok)
+    return [" ".join(line.split()) for line in out]
+
+
 def junos_lines(text: str) -> list[str]:
-    """Set-format text -> ordered unique ``set`` lines (``delete`` lines applied)."""
+    """Set-format text (or curly-brace text) -> ordered unique ``set`` lines (``delete`` applied)."""
     out: dict[str, None] = {}
+    if re.search(r"\{\s*$", text, re.M) and not re.search(r"^\s*set\s", text, re.M):
+        text = "\n".join(junos_curly_to_set(text))
     for raw in text.replace("\r", "\n").split("\n"):
         line = " ".join(raw.split())
         if line.startswith("set "):

@@ -535,7 +535,7 @@ class Lab:
                 "ansible_host": HOST,
                 "ansible_port": dev.port,
                 "platform": dev.platform,
-                "transport": dev.transport,
+                "transport": "http" if dev.transport == "eapi" else "ssh",
             }
             entry.update(_ANSIBLE.get(dev.platform, {}))
             if dev.platform == "eos":

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from roceconf.lab import tree
-from roceconf.lab.device import Device, deep_merge, deep_unset, junos_lines
+from roceconf.lab.device import Device, deep_merge, deep_unset, junos_lines, nv_command_patch, nv_patch
 
 BOOT_TIME = time.time()
 _JUNK_CHARS = string.ascii_letters + string.digits + " .,:;()[]{}-_=+*/\\'\"\t"
@@ -491,6 +491,8 @@ class EosEngine:
                 else:
                     dev.files[words[2]] = text
                 return {"_text": "Copy completed successfully.\n"}
+            if self.session is not None and words[0] in ("commit", "abort"):
+                return self._session(self.session, words)
             if self.editor is not None and cmd == "rollback clean-config":
                 self.editor.root.children = []
                 return {}
@@ -1029,7 +1031,7 @@ class NvueShell(LinuxShell):
                     patch = yaml.safe_load(text)
                 except yaml.YAMLError as exc:
                     return f"Error: invalid patch: {exc}"
-                _nv_patch(dev.pending, patch)
+                nv_patch(dev.pending, patch)
             return ""
         if words[1:3] == ["config", "apply"]:
             with dev.lock:
@@ -1060,19 +1062,13 @@ class NvueShell(LinuxShell):
             with dev.lock:
                 dev.startup = yaml.safe_dump(dev.data, sort_keys=False)
             return "saved"
-        if words[1] in ("set", "unset") and len(words) > 2:
-            path = words[2:-1] if words[1] == "set" else words[2:]
-            value: Any = _scalar(words[-1]) if words[1] == "set" else {}
-            patch: dict[str, Any] = {}
-            node = patch
-            for key in path[:-1]:
-                node = node.setdefault(key, {})
-            if path:
-                node[path[-1]] = value
-            else:
+        if words[1] in ("set", "unset"):
+            parsed = nv_command_patch(words)
+            if parsed is None:
                 return "Error: incomplete command"
+            op, patch = parsed
             with dev.lock:
-                if words[1] == "set":
+                if op == "set":
                     deep_merge(dev.pending, patch)
                 else:
                     deep_unset(dev.pending, patch)
@@ -1090,32 +1086,11 @@ class NvueShell(LinuxShell):
         return "Error: the lab does not imitate this nv command"
 
 
-def _scalar(word: str) -> Any:
-    if re.fullmatch(r"-?\d+", word):
-        return int(word)
-    return word
-
-
 def _duration(word: str) -> int:
     m = re.fullmatch(r"(\d+)([smh]?)", word)
     if not m:
         return 600
     return int(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2)]
-
-
-def _nv_patch(pending: dict[str, Any], patch: Any) -> None:
-    if isinstance(patch, list):
-        for item in patch:
-            if isinstance(item, dict):
-                if "set" in item:
-                    deep_merge(pending, item["set"] or {})
-                if "unset" in item:
-                    deep_unset(pending, item["unset"] or {})
-    elif isinstance(patch, dict):
-        if set(patch) <= {"set", "unset"}:
-            _nv_patch(pending, [patch])
-        else:
-            deep_merge(pending, patch)
 
 
 def _nv_diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
