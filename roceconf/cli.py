@@ -309,5 +309,47 @@ class _progress:
             self.bar.stop()
 
 
+# ----------------------------------------------------------------------------------------- plan
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True
+)
+@click.option(
+    "--detailed-exitcode", is_flag=True, help="Exit 0 no changes, 1 error, 2 changes (as terraform)."
+)
+@click.option("--output", type=click.Path(dir_okay=False), help="Write the plan to a file (atomically).")
+def plan(old: str, new: str, fmt: str, detailed_exitcode: bool, output: str | None) -> None:
+    """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
+
+    OLD and NEW are intent files or git revisions with a path (main:inventories/pod/intent.yml).
+    Exit 1 on error or when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
+    0 no changes, 2 changes).
+    """
+    from roceconf.plan import PlanError, format_plan, plan_specs
+
+    try:
+        result = plan_specs(old, new)
+    except PlanError as e:
+        for line in e.messages:
+            click.echo(line, err=True)
+        sys.exit(1)
+    text = format_plan(result, fmt, color=output is None and fmt == "text" and sys.stdout.isatty())
+    if output:
+        from roceconf.compile import write_outputs
+
+        out = Path(output)
+        try:
+            write_outputs({out.name: text}, out.parent if str(out.parent) else ".")
+        except OSError as e:
+            click.echo(f"error: {output}: {e.strerror or e}", err=True)
+            sys.exit(1)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+    sys.exit(result.exit_code(detailed_exitcode))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
