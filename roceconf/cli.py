@@ -278,6 +278,39 @@ def drift(
     sys.exit(report.exit_code)
 
 
+@main.command()
+@click.option(
+    "--intent", default="inventories/lab/intent.yml", show_default=True, type=click.Path(dir_okay=False)
+)
+@click.option(
+    "-o", "--output", "out_dir", default="out/demo", show_default=True, type=click.Path(file_okay=False)
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit", "markdown"]),
+    default="text",
+    show_default=True,
+)
+@guarded
+def demo(intent: str, out_dir: str, fmt: str) -> None:
+    """Quick start: render the lab fabric, start the loopback lab, inject faults, audit drift live."""
+    from roceconf.demo import run_demo
+    from roceconf.drift.report import FORMATS
+
+    report, out = run_demo(intent, out_dir, say=lambda m: click.echo(m, err=True))
+    for name, f in (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown")):
+        (out / name).write_text(FORMATS[f](report))
+    text = FORMATS[fmt](report, color=sys.stdout.isatty()) if fmt == "text" else FORMATS[fmt](report)
+    click.echo(text, nl=False)
+    click.echo(
+        f"reports written to {out}/report.{{json,xml,md}}; exit code {report.exit_code} "
+        "(1 = drift found, as expected: three faults were injected)",
+        err=True,
+    )
+    sys.exit(report.exit_code)
+
+
 class _progress:
     """A rich progress bar on a terminal; plain lines on stderr otherwise."""
 

@@ -154,15 +154,23 @@ class DeviceState(_Model):
         else:
             self.sources[path] = Source(lines=sorted(set(lines)), text=text)
 
-    def line_of(self, path: str) -> int | None:
-        """Best source line for a path, walking up to the parent paths."""
+    def lines_of(self, path: str) -> list[int]:
+        """Source lines of a path, walking up to the nearest parent path that has any."""
         p = path
         while p:
             src = self.sources.get(p)
             if src and src.lines:
-                return src.lines[0]
+                return list(src.lines)
             p = p.rpartition(".")[0]
-        return None
+        return []
+
+    def line_of(self, path: str, last: bool = False) -> int | None:
+        """Best source line for a path (the first, or with ``last`` the most specific: the last one,
+        e.g. an interface-level override after the profile it overrides)."""
+        lines = self.lines_of(path)
+        if not lines:
+            return None
+        return lines[-1] if last else lines[0]
 
 
 def state_json_schema() -> dict[str, Any]:

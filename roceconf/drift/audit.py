@@ -210,6 +210,7 @@ def audit(
     timeout: float = 10.0,
     retries: int = 2,
     progress: Callable[[DeviceResult, int, int], None] | None = None,
+    credentials: tuple[str, str] | None = None,
 ) -> DriftReport:
     if (inventory is None) == (configs is None):
         raise ValueError("give exactly one of inventory or configs")
@@ -217,6 +218,9 @@ def audit(
     if device is not None and not names:
         raise CollectError(f"no device named '{device}' in the intent", retry=False)
     targets: dict[str, Target] = load_inventory(inventory) if inventory is not None else {}
+    if credentials is not None:
+        for t in targets.values():
+            t.username, t.password = credentials
     source = f"inventory {inventory}" if inventory is not None else f"configs {configs}"
     results: dict[str, DeviceResult] = {}
     total = len(names)

@@ -147,7 +147,7 @@ def compare(
                 f"DSCP {dscp} is mapped into lossless traffic class {tc} on {device} but the intent does not classify it "
                 "there: unplanned traffic can fill the no-drop queue and trigger PFC",
                 file,
-                actual.line_of(".".join(parts)),
+                actual.line_of(".".join(parts), last=True),
             )
     return sorted(items.values(), key=lambda i: (SEVERITY_RANK[i.severity], i.interface or "", i.field))
 
@@ -178,12 +178,12 @@ def _item(
             "interface",
             f"{device} has no RoCE configuration for {parts[1]}: the port is not lossless",
             file,
-            actual.line_of(dotted),
+            actual.line_of(dotted, last=True),
         )
     itf = parts[1] if parts[0] == "interfaces" and len(parts) > 1 else None
     sub = parts[2:] if itf else parts
     where = f"{device} {itf}" if itf else device
-    line = actual.line_of(dotted)
+    line = actual.line_of(dotted, last=True)
     sev: Severity = "warning"
     feature = sub[0] if sub else parts[0]
     why = f"{dotted} is {_fmt(act)}, intent says {_fmt(exp)}"

@@ -57,7 +57,7 @@ def _group(feature: str) -> str:
     return feature if feature in ("pfc", "interface", "mtu") else "other"
 
 
-def partial_state(desired: DeviceState, paths: list[str]) -> DeviceState:
+def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = True) -> DeviceState:
     """A state with only the values at `paths` (plus what their syntax needs) taken from `desired`."""
     part = DeviceState(platform=desired.platform, hostname=desired.hostname)
     for path in paths:
@@ -66,7 +66,9 @@ def partial_state(desired: DeviceState, paths: list[str]) -> DeviceState:
             part.dscp_to_tc[p[1]] = desired.dscp_to_tc[p[1]]
         elif p[0] == "interfaces" and len(p) > 1 and p[1] in desired.interfaces:
             src = desired.interfaces[p[1]]
-            if len(p) == 2:
+            if len(p) == 2 or port_granular:
+                # the whole port: on profile-based platforms (EOS qos profiles, NVUE profiles) a port takes
+                # one complete profile, so rendering a subset would replace its other settings
                 part.interfaces[p[1]] = src.model_copy(deep=True)
                 continue
             dst = part.interfaces.setdefault(p[1], Interface())
@@ -106,7 +108,9 @@ def remediation(desired: DeviceState, items: list, is_host: bool) -> list[Remedi
         if group == "pfc" and is_host:
             why = "PFC mask change on the NIC: mlx5 toggles the link (link flap)"
         try:
-            text = _strip_header(render_state(partial_state(desired, by[group])))
+            text = _strip_header(
+                render_state(partial_state(desired, by[group], port_granular=group != "mtu"))
+            )
             err = None
         except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
             text, err = "", f"{type(e).__name__}: {e}"

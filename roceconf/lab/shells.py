@@ -264,7 +264,7 @@ class NxosShell(Shell):
                     body = dev.render(tree.Node("", [node]))
                 else:
                     body = dev.render()
-            head = f"!Command: {cmd}\n!Running configuration last done at: {time.ctime()}\n!Time: {time.ctime()}\n\n"
+            head = f"!Command: {cmd}\n!Running configuration last done at: {time.ctime(BOOT_TIME)}\n!Time: {time.ctime()}\n\n"
             return head + "version " + NXOS_VERSION + " Bios:version 05.47\n" + body
         if cmd.startswith("show startup-config"):
             with dev.lock:
@@ -1145,6 +1145,16 @@ class HostShell(LinuxShell):
 
     def is_read(self, line: str) -> bool:
         return not line.startswith(("cat >", "echo", "printf", "exit", "true", "stty", "export"))
+
+    def builtin(self, cmd: str) -> str | None:
+        # NIC read-backs (`cat /sys/...`, `ls /sys/class/net/X/device/infiniband`) come from the host's
+        # simulated NIC state first; uploaded files are served by the plain shell after that.
+        words = cmd.split()
+        if words and words[0] in ("cat", "ls") and "<<" not in cmd and ">" not in cmd:
+            out = self.command(cmd)
+            if out is not None:
+                return out
+        return super().builtin(cmd)
 
     def command(self, cmd: str) -> str | None:
         from roceconf.platforms import get
