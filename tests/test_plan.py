@@ -15,7 +15,15 @@ from click.testing import CliRunner
 
 from roceconf.cli import main
 from roceconf.intent import load
-from roceconf.plan import Plan, PlanChange, build_plan, classify, plan_json_schema, plan_specs
+from roceconf.plan import (
+    Plan,
+    PlanChange,
+    build_plan,
+    classify,
+    plan_json_schema,
+    plan_specs,
+    read_intent,
+)
 
 HERE = Path(__file__).parent
 PLAN = HERE / "intents" / "plan"
@@ -282,3 +290,33 @@ def test_git_revision_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert res.exit_code == 1 and "nope:fabric/intent.yml" in res.stderr and "nope" in res.stderr
     res = CliRunner().invoke(main, ["plan", "main:fabric/missing.yml", "fabric/intent.yml"])
     assert res.exit_code == 1 and "missing.yml" in res.stderr and "does not exist" in res.stderr
+
+
+def test_git_revision_reads_cabling_tables_of_that_revision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ruamel.yaml import YAML
+
+    head, _, links = BASE.read_text().partition("\nlinks:\n")
+    rows = ["a_device,a_port,b_device,b_port,cable_m"]
+    for lk in YAML(typ="safe").load("links:\n" + links)["links"]:
+        (ad, ap), (bd, bp) = lk["a"].split(":", 1), lk["b"].split(":", 1)
+        rows.append(f"{ad},{ap},{bd},{bp},{lk['cable'].rstrip('m')}")
+    repo = tmp_path / "repo"
+    (repo / "fabric").mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "fabric" / "intent.yml").write_text(head + "\nlinks:\n  - csv: cabling/links.csv\n")
+    (repo / "fabric" / "cabling").mkdir()
+    (repo / "fabric" / "cabling" / "links.csv").write_text("\n".join(rows) + "\n")
+    _git(repo, "add", "fabric")
+    _git(repo, "commit", "-q", "-m", "base")
+    # the working tree loses the table: the committed revision must still plan cleanly from its own copy
+    (repo / "fabric" / "cabling" / "links.csv").unlink()
+    monkeypatch.chdir(repo)
+    fab = read_intent("HEAD:fabric/intent.yml")
+    assert len(fab.links) == 16 and fab.file == "HEAD:fabric/intent.yml"
+    p = plan_specs("HEAD:fabric/intent.yml", "HEAD:fabric/intent.yml")
+    assert p.safe and not p.changed and p.diagnostics == []
+    res = CliRunner().invoke(main, ["plan", "HEAD:fabric/intent.yml", "fabric/intent.yml"])
+    assert res.exit_code == 1  # the working-tree side cannot read its cabling table: unsafe
+    assert "error[RC012]" in res.stdout and "UNSAFE" in res.stdout
