@@ -89,6 +89,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.skip_lf = False
         self.echo = True
         self.exec_command: str | None = None
+        self.out: list[str] = []
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
@@ -107,12 +108,20 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.exec_command is not None:
             out = self.shell.feed(self.exec_command)
             self._write(out + ("\n" if out and not out.endswith("\n") else ""))
+            self._flush()
             self.chan.exit(0)
             return
         self._write(self.shell.banner() + self.shell.prompt())
+        self._flush()
 
     def _write(self, text: str) -> None:
-        if self.chan is None or not text:
+        """Queue output; ``_flush`` sends it in one write (per input chunk, not per character)."""
+        if text:
+            self.out.append(text)
+
+    def _flush(self) -> None:
+        text, self.out = "".join(self.out), []
+        if self.chan is None or not text or self.chan.is_closing():
             return
         try:
             self.chan.write(text.replace("\r\n", "\n").replace("\n", "\r\n"))
@@ -120,6 +129,12 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             pass
 
     def data_received(self, data: str, datatype: Any) -> None:
+        try:
+            self._consume(data)
+        finally:
+            self._flush()
+
+    def _consume(self, data: str) -> None:
         for ch in data:
             if self.skip_lf and ch == "\n":
                 self.skip_lf = False
@@ -162,6 +177,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._write(out if out.endswith("\n") else out + "\n")
         if self.shell.closed:
             self._write("logout\n")
+            self._flush()
             try:
                 self.chan.exit(0)
             except (asyncssh.Error, OSError):

@@ -800,6 +800,9 @@ def _junos_revert(dev: Device, previous: list[str]) -> None:
 class LinuxShell(Shell):
     """A small bash: prompt, sudo, file upload (heredoc / echo / printf / base64), cat, rm."""
 
+    #: Ask the platform (``command``) before the shell built-ins (hosts: the state answers first).
+    command_first = False
+
     def __init__(self, device: Device, username: str) -> None:
         super().__init__(device, username)
         self.heredoc: tuple[str, str, bool, list[str]] | None = None  # (end marker, path, append, lines)
@@ -838,10 +841,10 @@ class LinuxShell(Shell):
             return ""
         while cmd.startswith("sudo "):
             cmd = re.sub(r"^sudo\s+(-\S+\s+)*", "", cmd)
-        out = self.builtin(cmd)
-        if out is not None:
-            return out
-        out = self.command(cmd)
+        first, second = (self.command, self.builtin) if self.command_first else (self.builtin, self.command)
+        out = first(cmd)
+        if out is None:
+            out = second(cmd)
         if out is not None:
             return out
         return f"-bash: {cmd.split()[0]}: command not found"
@@ -1139,6 +1142,8 @@ def _nv_revert(dev: Device, previous: dict[str, Any]) -> None:
 
 class HostShell(LinuxShell):
     """A Linux host with RDMA NICs: read-back commands answered by the platform's ``simulate``."""
+
+    command_first = True
 
     def banner(self) -> str:
         return "Ubuntu 22.04 LTS (roceconf lab host)\n"
