@@ -226,6 +226,11 @@ def parse(platform_name: str, file: str, fmt: str) -> None:
     help="Per-device connect/read timeout, seconds.",
 )
 @click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True)
+@click.option(
+    "--save-configs",
+    type=click.Path(file_okay=False),
+    help="Also save what was read from each device into DIR/<device>.<ext> (a baseline for --configs).",
+)
 @guarded
 def drift(
     intent: str,
@@ -237,6 +242,7 @@ def drift(
     workers: int,
     timeout: float,
     retries: int,
+    save_configs: str | None,
 ) -> None:
     """Audit devices against the intent. Exit 0 in sync, 1 drift, 2 invalid input, 3 some device unknown."""
     from roceconf.compile import load_valid
@@ -259,6 +265,7 @@ def drift(
                 timeout=timeout,
                 retries=retries,
                 progress=progress,
+                save_dir=save_configs,
             )
     except CollectError as e:
         click.echo(f"error: {e}", err=True)

@@ -80,7 +80,8 @@ class Interface(_Model):
     ecn: dict[str, Ecn] = Field(default_factory=dict, description="ECN per traffic class (key: TC as string)")
     scheduling: dict[str, Sched] = Field(default_factory=dict, description="Scheduler per traffic class")
     dscp_to_tc: dict[str, int] | None = Field(
-        None, description="Port-specific DSCP map, only where it differs from the device map (NICs)"
+        None,
+        description="Port-specific DSCP map, only where it differs from the device map (NIC ports, or switch ports bound to their own map)",
     )
     rdma: NicRdma | None = Field(None, description="RDMA/DCQCN settings of a host NIC port")
 

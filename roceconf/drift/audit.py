@@ -164,6 +164,7 @@ def audit_device(
     fab: Fabric,
     name: str,
     *,
+    save_dir: str | Path | None = None,
     target: Target | None = None,
     configs: str | Path | None = None,
     timeout: float = 10.0,
@@ -188,6 +189,10 @@ def audit_device(
                     f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False
                 )
             text, attempts = read_with_retries(target, desired, timeout, retries)
+            if save_dir is not None:  # a backup that `--configs` can audit later
+                from roceconf.compile import output_name, write_outputs
+
+                write_outputs({output_name(name, dev.platform): text}, save_dir)
             where = f"{target.host}:{target.port}" if target.port else target.host
             res = evaluate(dev, desired, text, where, f"{name}:running-config")
             res.attempts = attempts
@@ -211,6 +216,7 @@ def audit(
     retries: int = 2,
     progress: Callable[[DeviceResult, int, int], None] | None = None,
     credentials: tuple[str, str] | None = None,
+    save_dir: str | Path | None = None,
 ) -> DriftReport:
     if (inventory is None) == (configs is None):
         raise ValueError("give exactly one of inventory or configs")
@@ -229,7 +235,13 @@ def audit(
         if configs is not None:
             return audit_device(fab, name, configs=configs)
         return audit_device(
-            fab, name, target=targets.get(name), timeout=timeout, retries=retries, source=source
+            fab,
+            name,
+            target=targets.get(name),
+            timeout=timeout,
+            retries=retries,
+            source=source,
+            save_dir=save_dir,
         )
 
     deadline = timeout * (retries + 1) * 3 + 5 * (retries + 1)
