@@ -13,6 +13,8 @@
 # DSCP APP entries: RoCE v2 (UDP 4791) APP entry first, the CNP DSCP entry last (README requirement).
 # Congestion control: configfs values are written in hex with a 0x prefix (printf '0x%x'); several
 #   stores parse '%x', so a bare '26' would mean 0x26. Nothing takes effect until 'apply'.
+# ETS names only the TCs in use (as bnxt_setupcc.sh does): NIC profiles with 3 TCs reject settings
+#   for TC3..7.
 # Safest documented forms (not confirmed on every firmware): cnp_prio is rejected when the firmware
 #   "service profile type" is supported (the CNP priority then follows the CNP DSCP APP entry), so a
 #   rejected write only warns; DSCP APP entries are flushed and re-added so no stale entry survives.
@@ -35,9 +37,13 @@ check_rdma_dev() {
   [ -e "/sys/class/infiniband/$2" ] || { echo "roceconf: RDMA device $2 (for $1) is missing" >&2; exit 1; }
   [ -e "/sys/class/infiniband/$2/device/net/$1" ] || echo "roceconf: warning: $2 is not on $1" >&2
 }
+configfs_ready() {
+  grep -qs ' /sys/kernel/config configfs ' /proc/mounts || mount -t configfs none /sys/kernel/config
+}
 set_roce_tos() {
   # set_roce_tos RDMA_DEV TOS: RDMA-CM default TOS byte via configfs (bnxt_setupcc.sh writes DSCP << 2)
-  mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+  configfs_ready
+  [ -d /sys/kernel/config/rdma_cm ] || modprobe rdma_cm
   [ -d "/sys/kernel/config/rdma_cm/$1" ] || mkdir "/sys/kernel/config/rdma_cm/$1"
   echo "$2" > "/sys/kernel/config/rdma_cm/$1/ports/1/default_roce_tos"
 }
@@ -49,7 +55,7 @@ need dcb
 # ---- eth0
 ip link set dev eth0 mtu 9000
 ethtool -A eth0 rx off tx off || pause_is eth0 off
-dcb ets set dev eth0 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:50 1:50 prio-tc all:0 3:1 6:2
+dcb ets set dev eth0 tc-tsa 0:ets 1:ets 2:strict tc-bw 0:50 1:50 prio-tc all:0 3:1 6:2
 dcb pfc set dev eth0 prio-pfc all:off 3:on
 dcb app flush dev eth0 dscp-prio dgram-port-prio
 dcb app add dev eth0 dgram-port-prio 4791:3  # RoCE v2 APP entry
@@ -58,6 +64,7 @@ dcb app add dev eth0 dscp-prio 48:6  # CNP DSCP APP entry last
 check_rdma_dev eth0 bnxt_re0
 set_roce_tos bnxt_re0 104  # DSCP 26 << 2
 # bnxt_re congestion control for bnxt_re0 (hex values; nothing takes effect until apply)
+configfs_ready
 mkdir -p /sys/kernel/config/bnxt_re/bnxt_re0
 CC=/sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc
 printf '0x%x' 1 > "$CC/ecn_enable"  # DCQCN on
@@ -73,7 +80,7 @@ echo -n 0x1 > "$CC/apply"
 # ---- eth1
 ip link set dev eth1 mtu 9000
 ethtool -A eth1 rx off tx off || pause_is eth1 off
-dcb ets set dev eth1 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:50 1:50 prio-tc all:0 3:1 6:2
+dcb ets set dev eth1 tc-tsa 0:ets 1:ets 2:strict tc-bw 0:50 1:50 prio-tc all:0 3:1 6:2
 dcb pfc set dev eth1 prio-pfc all:off 3:on
 dcb app flush dev eth1 dscp-prio dgram-port-prio
 dcb app add dev eth1 dgram-port-prio 4791:3  # RoCE v2 APP entry
@@ -82,6 +89,7 @@ dcb app add dev eth1 dscp-prio 48:6  # CNP DSCP APP entry last
 check_rdma_dev eth1 bnxt_re1
 set_roce_tos bnxt_re1 104  # DSCP 26 << 2
 # bnxt_re congestion control for bnxt_re1 (hex values; nothing takes effect until apply)
+configfs_ready
 mkdir -p /sys/kernel/config/bnxt_re/bnxt_re1
 CC=/sys/kernel/config/bnxt_re/bnxt_re1/ports/1/cc
 printf '0x%x' 1 > "$CC/ecn_enable"  # DCQCN on

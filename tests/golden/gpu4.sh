@@ -35,9 +35,13 @@ check_rdma_dev() {
   [ -e "/sys/class/infiniband/$2" ] || { echo "roceconf: RDMA device $2 (for $1) is missing" >&2; exit 1; }
   [ -e "/sys/class/infiniband/$2/device/net/$1" ] || echo "roceconf: warning: $2 is not on $1" >&2
 }
+configfs_ready() {
+  grep -qs ' /sys/kernel/config configfs ' /proc/mounts || mount -t configfs none /sys/kernel/config
+}
 set_roce_tos() {
   # set_roce_tos RDMA_DEV TOS: RDMA-CM default TOS byte via configfs (like cma_roce_tos)
-  mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+  configfs_ready
+  [ -d /sys/kernel/config/rdma_cm ] || modprobe rdma_cm
   [ -d "/sys/kernel/config/rdma_cm/$1" ] || mkdir "/sys/kernel/config/rdma_cm/$1"
   echo "$2" > "/sys/kernel/config/rdma_cm/$1/ports/1/default_roce_tos"
 }
