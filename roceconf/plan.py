@@ -67,10 +67,15 @@ class DisruptionRule:
 
 
 _BUFFERS = (
-    "prior-art.md section 5 (Cumulus QoS: a buffer change reloads switchd, 'momentary packet loss'; "
-    "Onyx RoCE commands: 'interfaces toggling... momentary loss of data'), section (c) item 7"
+    "NVIDIA Cumulus Linux QoS docs (a buffer change reloads switchd: 'momentary packet loss'); NVIDIA Onyx "
+    "'RoCE Commands' (changing the RoCE mode toggles interfaces: 'momentary loss of data')"
 )
-_RULE15 = "nic-rules-headroom.md part 2 rule 15 (mlx5 link toggle; bnxt configfs inert until apply)"
+_MLX5 = (
+    "Linux mlx5 en_dcbnl.c mlx5e_dcbnl_ieee_setpfc() calls mlx5_toggle_port_link() "
+    "(commit 667daedaecd1 'net/mlx5e: Toggle link only after modifying port parameters')"
+)
+_BNXT = "Broadcom bnxt_re README.TXT (configfs changes take effect at `apply`); Linux dcbnl ieee_setpfc"
+_POLICY = "roceconf policy"
 
 #: The disruption/risk rules of `roceconf plan` (documented in docs/plan.md). First match by specificity.
 RULES: tuple[DisruptionRule, ...] = (
@@ -88,7 +93,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "link flap",
         "high",
         "mlx5 toggles the link when the PFC priority mask changes",
-        _RULE15,
+        _MLX5,
     ),
     DisruptionRule(
         "pfc",
@@ -96,7 +101,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "brief traffic hit",
         "high",
         "the NIC re-programs its receive buffers; on bnxt the change only takes effect at `apply`",
-        _RULE15,
+        _BNXT,
     ),
     DisruptionRule(
         "port_added",
@@ -113,7 +118,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "link flap",
         "medium",
         "setting the PFC mask on a mlx5 port toggles its link",
-        _RULE15,
+        _MLX5,
         lossless=True,
     ),
     DisruptionRule(
@@ -122,11 +127,11 @@ RULES: tuple[DisruptionRule, ...] = (
         "brief traffic hit",
         "medium",
         "the NIC re-programs its receive buffers for the new lossless priority",
-        _RULE15,
+        _BNXT,
         lossless=True,
     ),
     DisruptionRule(
-        "port_added", "*", "hitless", "low", "a port with no lossless priority joins the policy", "-"
+        "port_added", "*", "hitless", "low", "a port with no lossless priority joins the policy", _POLICY
     ),
     DisruptionRule(
         "port_removed",
@@ -134,17 +139,17 @@ RULES: tuple[DisruptionRule, ...] = (
         "hitless",
         "high",
         "lossless ports leave the RoCE policy: RDMA traffic on them is no longer protected",
-        "prior-art.md section (c) item 7",
+        _POLICY,
         lossless=True,
     ),
-    DisruptionRule("port_removed", "*", "hitless", "low", "ports without lossless priorities leave", "-"),
+    DisruptionRule("port_removed", "*", "hitless", "low", "ports without lossless priorities leave", _POLICY),
     DisruptionRule(
         "device_added",
         "*",
         "hitless",
         "low",
         "a new device: nothing running changes",
-        "prior-art.md section 7",
+        _POLICY,
     ),
     DisruptionRule(
         "device_removed",
@@ -152,11 +157,11 @@ RULES: tuple[DisruptionRule, ...] = (
         "hitless",
         "high",
         "the plan itself is hitless, but lossless ports disappear from the fabric",
-        "prior-art.md section (c) item 7",
+        _POLICY,
         lossless=True,
     ),
     DisruptionRule(
-        "device_removed", "*", "hitless", "low", "a device without lossless ports leaves the intent", "-"
+        "device_removed", "*", "hitless", "low", "a device without lossless ports leaves the intent", _POLICY
     ),
     DisruptionRule(
         "platform",
@@ -164,7 +169,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "needs reboot",
         "high",
         "a different network OS or NIC driver under the same name: reinstall and reboot",
-        "-",
+        _POLICY,
     ),
     DisruptionRule(
         "mtu",
@@ -172,7 +177,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "link flap",
         "medium",
         "an MTU change re-initialises the port (link down/up on most ASICs and NICs)",
-        "nic-rules-headroom.md part 2 rule 5",
+        _POLICY + " (conservative: NOSes and NIC drivers re-initialise the port on an MTU change)",
     ),
     DisruptionRule(
         "link_pause",
@@ -180,7 +185,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "link flap",
         "medium",
         "changing 802.3x pause restarts autonegotiation",
-        "nic-rules-headroom.md part 2 rule 11",
+        _POLICY + " (conservative: a pause change renegotiates the link)",
     ),
     DisruptionRule(
         "trust",
@@ -188,7 +193,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "hitless",
         "high",
         "reclassifies every packet: RoCE may land in a lossy queue if the two ends disagree",
-        "nic-rules-headroom.md part 2 rule 2",
+        _POLICY + "; why trust matters: Intel 800 Series RDMA flow control guide, PCP vs DSCP",
     ),
     DisruptionRule(
         "dscp_map",
@@ -196,7 +201,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "hitless",
         "medium",
         "classification changes in place; traffic moves between queues",
-        "nic-rules-headroom.md part 2 rule 1",
+        _POLICY + " (QoS maps are replaced in place on every supported platform)",
     ),
     DisruptionRule(
         "ecn",
@@ -204,18 +209,16 @@ RULES: tuple[DisruptionRule, ...] = (
         "hitless",
         "medium",
         "WRED/ECN profile changes in place; marking starts at another queue depth",
-        "nic-rules-headroom.md part 2 rule 4",
+        _POLICY + " (WRED/ECN profiles are replaced in place on every supported platform)",
     ),
-    DisruptionRule(
-        "scheduling", "*", "hitless", "low", "scheduler weights change in place", "prior-art.md section 5"
-    ),
+    DisruptionRule("scheduling", "*", "hitless", "low", "scheduler weights change in place", _POLICY),
     DisruptionRule(
         "pfc_watchdog",
         "*",
         "hitless",
         "low",
         "watchdog timers and actions change in place",
-        "nic-rules-headroom.md part 2 rule 7",
+        _POLICY,
     ),
     DisruptionRule(
         "rdma",
@@ -223,7 +226,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "hitless",
         "medium",
         "RDMA-CM TOS and DCQCN settings apply to new connections / in place",
-        "nic-rules-headroom.md part 2 rules 3 and 12",
+        "mlnx-tools cma_roce_tos (RDMA-CM default TOS of new connections); " + _POLICY,
     ),
     DisruptionRule(
         "ecmp",
@@ -231,7 +234,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "brief traffic hit",
         "high",
         "an NVUE hash change restarts switchd; flows re-hash",
-        "prior-art.md section 5 (switchd reload: momentary packet loss)",
+        "NVIDIA Cumulus Linux docs: the ECMP hash seed is a switchd datapath setting applied by restarting switchd, which resets the ports (assumed the same when NVUE applies it)",
     ),
     DisruptionRule(
         "ecmp",
@@ -239,7 +242,7 @@ RULES: tuple[DisruptionRule, ...] = (
         "brief traffic hit",
         "medium",
         "flows re-hash onto other paths (reordering, brief loss in flight)",
-        "nic-rules-headroom.md part 2 rules 8 and 9",
+        _POLICY + " (a new hash moves flows between paths)",
     ),
 )
 
