@@ -156,6 +156,10 @@ class Device:
         self.timers: list[Any] = []
         #: The lab's event loop once the device is served (for commit-confirmed timers).
         self.loop: Any = None
+        #: Factor on commit-confirm / commit-timer delays (tests shrink minutes to milliseconds).
+        self.time_scale = 1.0
+        #: EOS sessions committed with a timer: name -> {previous, timer, commitBy}.
+        self.pending_commits: dict[str, dict[str, Any]] = {}
         self.set_config(config if config is not None else "")
         self.startup = self.get_config()
 

@@ -442,9 +442,11 @@ class EosEngine:
         return results
 
     def _sessions(self) -> dict[str, Any]:
+        pend = self.device.pending_commits
         return {
             name: {
-                "state": "pending",
+                "state": "pendingCommitTimer" if name in pend else "pending",
+                **({"commitBy": pend[name]["commitBy"]} if name in pend else {}),
                 "completedTime": 0,
                 "commitUser": "",
                 "description": "",
@@ -518,15 +520,38 @@ class EosEngine:
             self.editor, self.session = tree.Editor(dev.sessions[name], dev.grammar), name  # type: ignore[arg-type]
             return {}
         if rest[0] == "abort":
+            pend = dev.pending_commits.pop(name, None)
+            if pend is not None:  # abort of a commit timer: back to the config before the commit
+                pend["timer"].cancel()
+                dev.root.children = pend["previous"]
             dev.sessions.pop(name, None)
             self.editor, self.session = None, None
             return {}
         if rest[0] == "commit":
-            cand = dev.sessions.pop(name, None)
+            self.editor, self.session = None, None
+            pend = dev.pending_commits.pop(name, None)
+            if pend is not None:  # confirms a commit timer
+                pend["timer"].cancel()
+                dev.sessions.pop(name, None)
+                return {}
+            cand = dev.sessions.get(name)
             if cand is None:
                 raise EapiError(f"% Session {name} does not exist", ["Session not found"])
+            if len(rest) >= 3 and rest[1] == "timer" and dev.loop is not None:
+                h, m, sec = ([0, 0] + [int(x) for x in rest[2].split(":")])[-3:]
+                delay = h * 3600 + m * 60 + sec
+                previous = [c.copy() for c in dev.root.children]
+                dev.root.children = [c.copy() for c in cand.children]
+                timer = dev.loop.call_later(delay * dev.time_scale, _eos_revert, dev, name)
+                dev.timers.append(timer)
+                dev.pending_commits[name] = {
+                    "previous": previous,
+                    "timer": timer,
+                    "commitBy": time.time() - BOOT_TIME + delay,
+                }
+                return {}
+            dev.sessions.pop(name, None)
             dev.root.children = cand.children
-            self.editor, self.session = None, None
             return {}
         raise EapiError(f"Invalid input (at token 3: '{rest[0]}')", ["Invalid input"])
 
@@ -612,6 +637,14 @@ class EosEngine:
             }
             return {"interfaces": ifs, "_text": "".join(f"{n} is up, line protocol is up\n" for n in names)}
         return {"_text": ""}
+
+
+def _eos_revert(dev: Device, name: str) -> None:
+    with dev.lock:
+        pend = dev.pending_commits.pop(name, None)
+        if pend is not None:
+            dev.root.children = pend["previous"]
+        dev.sessions.pop(name, None)
 
 
 # ---------------------------------------------------------------------------- Junos
@@ -765,6 +798,9 @@ class JunosShell(Shell):
         if args[:1] == ["check"]:
             return "configuration check succeeds"
         with dev.lock:
+            pending = dev.pending_commits.pop("commit-confirmed", None)
+            # a pending commit confirmed rolls back to the config before the first unconfirmed commit
+            base = pending["previous"] if pending else list(dev.junos)
             for t in dev.timers:
                 t.cancel()
             dev.timers.clear()
@@ -774,10 +810,10 @@ class JunosShell(Shell):
             out = "commit complete"
             if args[:1] == ["confirmed"]:
                 minutes = int(args[1]) if len(args) > 1 and args[1].isdigit() else 10
-                loop = dev.loop
-                previous = dev.junos_history[-1] if dev.junos_history else list(dev.junos)
-                if loop is not None:
-                    dev.timers.append(loop.call_later(minutes * 60, _junos_revert, dev, previous))
+                dev.pending_commits["commit-confirmed"] = {"previous": base}
+                if dev.loop is not None:
+                    delay = minutes * 60 * dev.time_scale
+                    dev.timers.append(dev.loop.call_later(delay, _junos_revert, dev, base))
                 out = (
                     f"configuration check succeeds\ncommit confirmed will be automatically rolled back "
                     f"in {minutes} minutes unless confirmed\ncommit complete"
@@ -790,6 +826,7 @@ class JunosShell(Shell):
 
 def _junos_revert(dev: Device, previous: list[str]) -> None:
     with dev.lock:
+        dev.pending_commits.pop("commit-confirmed", None)
         dev.junos_history.append(list(dev.junos))
         dev.junos = list(previous)
         dev.junos_candidate = list(previous)
@@ -1048,7 +1085,7 @@ class NvueShell(LinuxShell):
                     secs = _duration(words[words.index("--confirm") + 1]) if words[-1] != "--confirm" else 600
                     loop = dev.loop
                     if loop is not None:
-                        dev.timers.append(loop.call_later(secs, _nv_revert, dev, previous))
+                        dev.timers.append(loop.call_later(secs * dev.time_scale, _nv_revert, dev, previous))
                     return f"applied [rev_id: {dev.revision}] (confirm within {secs}s or it is rolled back)"
             return f"applied [rev_id: {dev.revision}]"
         if words[1:3] == ["config", "confirm"]:
