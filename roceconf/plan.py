@@ -763,12 +763,11 @@ class _Phraser:
             return "host NICs", f"{_RDMA_FIELD.get(k[1], k[1])} {_plain(old)} -> {_plain(new)}"
         if kind == "platform":
             return "platform", f"platform {_plain(old)} -> {_plain(new)}"
-        if kind == "port_added":
-            ll = f" (lossless priorities {_plain(new)})" if new else ""
-            return "interfaces", f"RoCE policy added on new ports{ll}"
-        if kind == "port_removed":
-            ll = f" (lossless priorities {_plain(old)})" if old else ""
-            return "interfaces", f"RoCE policy removed from ports{ll}"
+        if kind in ("port_added", "port_removed"):
+            prios = new if kind == "port_added" else old
+            ll = f" (lossless {_plural('priority', len(prios))} {_plain(prios)})" if prios else ""
+            verb = "added to" if kind == "port_added" else "removed from"
+            return "interfaces", f"RoCE policy{ll} {verb}"
         return kind, f"{'.'.join(map(str, k))} {_plain(old)} -> {_plain(new)}"
 
 
@@ -811,7 +810,9 @@ def build_plan(old: Fabric, new: Fabric, old_label: str | None = None, new_label
         sa, sb = a.shapes[name], b.shapes[name]
         ck = (id(sa), id(sb))
         if ck not in diff_cache:
-            diff_cache[ck] = [] if sa.sem == sb.sem else _raw_diff(sa.flat, sb.flat)
+            raw = [] if sa.sem == sb.sem else _raw_diff(sa.flat, sb.flat)
+            # a new platform replaces the whole config: the other differences follow from it
+            diff_cache[ck] = [r for r in raw if r[0] == ("platform",)] or raw
         raws = diff_cache[ck]
         if not raws:
             continue
@@ -842,6 +843,7 @@ def build_plan(old: Fabric, new: Fabric, old_label: str | None = None, new_label
             len(names), set(roles), any(d.is_host for d in specs), any(not d.is_host for d in specs)
         )
         scope = noun if g.device_level else f"{nitf} {_plural('port', nitf)} of {noun}"
+        joint = " " if g.kind in ("port_added", "port_removed") else " on "
         action: Action = (
             "add" if g.kind == "port_added" else "remove" if g.kind == "port_removed" else "change"
         )
@@ -850,7 +852,7 @@ def build_plan(old: Fabric, new: Fabric, old_label: str | None = None, new_label
                 action=action,
                 kind=g.kind,
                 object=obj,
-                summary=f"{text} on {scope}",
+                summary=f"{text}{joint}{scope}",
                 field=_field_path(g.key, not g.device_level),
                 old=_json(g.old),
                 new=_json(g.new),

@@ -145,6 +145,27 @@ def test_hash_seed_change_restarts_switchd_on_nvue_only() -> None:
     assert c.interface_count == 4  # device-wide: every RoCE port of the device
 
 
+def test_ports_added_and_platform_replaced() -> None:
+    from roceconf.intent import load_text
+
+    text = BASE.read_text()
+    more_ports = text.replace(
+        "- {name: Ethernet1-2, speed: 400G, role: host}", "- {name: Ethernet1-4, speed: 400G, role: host}", 1
+    )
+    p = build_plan(load(BASE), load_text(more_ports, "ports.yml"))
+    c = _one(p, "RoCE policy (lossless priority 3) added to 2 ports of 1 leaf")
+    assert c.action == "add" and c.interfaces == {"leaf1": ["Ethernet3", "Ethernet4"]}
+    assert (c.disruption, c.risk) == ("brief traffic hit", "medium")
+    assert len(p.changes) == 1
+    # a new platform under the same name: one change, not every field that follows from it
+    sonic = text.replace("  - name: leaf4\n    platform: eos", "  - name: leaf4\n    platform: sonic")
+    p = build_plan(load(BASE), load_text(sonic, "sonic.yml"))
+    assert [c.summary for c in p.changes] == ["platform eos -> sonic on 1 leaf"]
+    assert p.changes[0].disruption == "needs reboot"
+    assert [(d.old_file, d.new_file) for d in p.devices] == [("leaf4.cfg", "leaf4.json")]
+    assert p.devices[0].diff.startswith("--- a/leaf4.cfg\n+++ b/leaf4.json\n")
+
+
 # ----------------------------------------------------------------------------------------- rules
 @pytest.mark.parametrize(
     ("kind", "platform", "is_host", "lossless", "disruption", "risk"),
