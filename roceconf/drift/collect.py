@@ -9,6 +9,7 @@ out of every message this module produces.
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import time
 from dataclasses import dataclass, field
@@ -16,8 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
-from roceconf.platforms.base import join_outputs
+from roceconf.platforms.base import BUNDLE_MARK
 from roceconf.state import DeviceState
+
+#: host read-back commands sent per SSH round trip (as one bash command list)
+CHUNK = 24
 
 
 class CollectError(Exception):
@@ -220,14 +224,22 @@ def _netmiko_many(
         use_keys=False,
     )
     try:
+        if bundle:
+            # hosts: many small reads; send them as bash command lists that print the bundle markers
+            # themselves, CHUNK commands per round trip instead of one
+            parts = []
+            for i in range(0, len(commands), CHUNK):
+                line = " ".join(
+                    f"echo {shlex.quote(BUNDLE_MARK + c)}; {c} 2>&1;" for c in commands[i : i + CHUNK]
+                )
+                parts.append(conn.send_command(line, read_timeout=timeout))
+            return "\n".join(p.strip("\n") for p in parts) + "\n"
         outputs = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in commands}
     finally:
         try:
             conn.disconnect()
         except Exception:  # noqa: BLE001
             pass
-    if bundle:
-        return join_outputs(outputs)
     return "\n".join(outputs.values())
 
 

@@ -844,10 +844,13 @@ class LinuxShell(Shell):
         super().__init__(device, username)
         self.heredoc: tuple[str, str, bool, list[str]] | None = None  # (end marker, path, append, lines)
         self.continued: list[str] | None = None  # a command with an open quote spans lines
+        self.root = False  # after `sudo -s` / `sudo -i` / `sudo su` (netmiko linux config mode)
 
     def prompt(self) -> str:
         if self.heredoc is not None or self.continued is not None:
             return "> "
+        if self.root:
+            return f"root@{self.host}:/home/{self.username}# "
         return f"{self.username}@{self.host}:~$ "
 
     def control(self, char: str) -> str | None:
@@ -875,6 +878,17 @@ class LinuxShell(Shell):
             return ""
         cmd = line.strip()
         if not cmd:
+            return ""
+        parts = _split_list(cmd)
+        if len(parts) > 1:  # `a; b; c` runs each in turn, like bash
+            out = ""
+            for o in (self.handle(p) for p in parts):
+                if o:
+                    out += o if not out or out.endswith("\n") else "\n" + o
+            return out.rstrip("\n")
+        cmd = re.sub(r"\s+2>&1$", "", cmd)
+        if re.fullmatch(r"(sudo\s+(-s|-i|su(\s+-)?)|su(\s+-)?(\s+root)?)", cmd):
+            self.root = True
             return ""
         while cmd.startswith("sudo "):
             cmd = re.sub(r"^sudo\s+(-\S+\s+)*", "", cmd)
@@ -938,7 +952,10 @@ class LinuxShell(Shell):
         if words[0] in ("true", "cd", "export", "unset", "stty", "set", "unalias", "bind"):
             return ""
         if words[0] in ("exit", "logout"):
-            self.closed = True
+            if self.root:
+                self.root = False
+            else:
+                self.closed = True
             return ""
         return None
 
@@ -966,6 +983,28 @@ class LinuxShell(Shell):
 
     def command(self, cmd: str) -> str | None:
         return None
+
+
+def _split_list(line: str) -> list[str]:
+    """Split a bash command list on top-level ';' (quotes respected; heredocs are not lists)."""
+    if ";" not in line or "<<" in line:
+        return [line]
+    parts, buf, quote = [], [], ""
+    for ch in line:
+        if quote:
+            buf.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+            buf.append(ch)
+        elif ch == ";":
+            parts.append("".join(buf).strip())
+            buf = []
+        else:
+            buf.append(ch)
+    parts.append("".join(buf).strip())
+    return [p for p in parts if p]
 
 
 def _open_quote(line: str) -> bool:
