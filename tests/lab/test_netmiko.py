@@ -117,3 +117,10 @@ def test_out_of_band_edit_is_seen_by_clients(lab: Lab, creds: tuple[str, str]) -
     with ConnectHandler(**netmiko_args(lab, "spine1", creds, "juniper_junos")) as conn:
         assert conn.send_command("show configuration | display set") == "set system host-name spine1"
     assert lab.stats("spine1")["logins"] == 1
+
+
+def test_linux_config_mode_is_a_root_shell(lab: Lab, creds: tuple[str, str]) -> None:
+    with ConnectHandler(**netmiko_args(lab, "sonic1", creds, "linux")) as conn:
+        out = conn.send_config_set(["config load /etc/sonic/config_db.json -y", "hostname; echo a; echo b"])
+        assert "root@sonic1" in out and "sonic1\na\nb" in out
+        assert conn.find_prompt() == f"{creds[0]}@sonic1:~$"
