@@ -1043,7 +1043,9 @@ def to_text(p: Plan, color: bool = False, width: int = 120, diffs: bool = True) 
     from rich.markup import escape
 
     buf = io.StringIO()
-    con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=True)
+    con = Console(
+        file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=True, emoji=False
+    )
     con.print(f"[bold]roceconf plan[/bold]  {escape(p.old.source)} -> {escape(p.new.source)}")
     con.print()
     if p.changed:

@@ -249,6 +249,9 @@ def test_json_validates_against_schema(tmp_path: Path) -> None:
     assert schema["properties"]["format_version"]["const"] == 1
     assert set(schema["required"]) >= {"old", "new", "changes", "devices", "diagnostics", "counts"}
     assert set(data) == set(schema["properties"])
+    import jsonschema  # installed with the test extras (ansible-lint)
+
+    jsonschema.Draft202012Validator(schema).validate(data)
     from roceconf.docgen import schemas
 
     assert "plan.schema.json" in schemas()
