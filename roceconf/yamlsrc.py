@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -36,8 +36,16 @@ class Positions:
         return self.values.get((), (1, 1))
 
 
+class _TagFound(Exception):
+    def __init__(self, path: Path_, tag: str):
+        self.path, self.tag = path, tag
+
+
 def _walk(node: Any, path: Path_, pos: Positions) -> Any:
-    """Convert ruamel nodes to plain Python, recording positions."""
+    """Convert ruamel nodes to plain Python, recording positions. Explicit YAML tags are refused."""
+    tag = getattr(getattr(node, "tag", None), "value", None)
+    if tag and isinstance(node, TaggedScalar | CommentedMap | CommentedSeq):
+        raise _TagFound(path, str(tag))
     if isinstance(node, CommentedMap):
         out: dict[Any, Any] = {}
         for k in node:
@@ -124,7 +132,23 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
         raise DiagnosticError(
             [Diagnostic(file, 1, 1, "error", "RC001", f"YAML error: {_one_line(str(e))}", "")]
         ) from None
-    plain = _walk(data, (), pos)
+    try:
+        plain = _walk(data, (), pos)
+    except _TagFound as e:
+        line, col = pos.of(e.path)
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    "error",
+                    "RC001",
+                    f"YAML tags are not allowed: {e.tag}",
+                    "remove the !tag; intents are plain YAML (safe loading only)",
+                )
+            ]
+        ) from None
     if pos.keys:  # the document itself "is" where its first key is
         pos.values[()] = min(pos.keys.values())
     return plain, pos
