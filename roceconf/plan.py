@@ -464,7 +464,25 @@ Flat = tuple[dict[tuple, Any], dict[str, dict[tuple, Any]]]
 
 
 def _v(x: Any) -> Any:
-    return tuple(x) if isinstance(x, list) else x
+    """A hashable value: lists become tuples, mappings sorted tuples of pairs."""
+    if isinstance(x, list | tuple):
+        return tuple(_v(i) for i in x)
+    if isinstance(x, dict):
+        return tuple(sorted((str(k), _v(v)) for k, v in x.items()))
+    return x
+
+
+def _walk(prefix: tuple, value: Any, out: dict[tuple, Any]) -> None:
+    """Flatten fields the plan has no special phrasing for (e.g. added to the state later)."""
+    if isinstance(value, dict) and value:
+        for k, v in value.items():
+            _walk((*prefix, str(k)), v, out)
+    else:
+        out[prefix] = _v(value)
+
+
+_DEVICE_KEYS = {"platform", "hostname", "dscp_to_tc", "pfc_watchdog", "ecmp", "interfaces"}
+_PORT_KEYS = {"mtu", "trust", "pfc_watchdog", "link_pause", "pfc", "ecn", "scheduling", "dscp_to_tc", "rdma"}
 
 
 def _flatten(sem: dict[str, Any]) -> Flat:
@@ -472,26 +490,32 @@ def _flatten(sem: dict[str, Any]) -> Flat:
     for d, tc in (sem.get("dscp_to_tc") or {}).items():
         dev[("dscp_to_tc", d)] = tc
     for f, v in (sem.get("pfc_watchdog") or {}).items():
-        dev[("pfc_watchdog", f)] = v
+        dev[("pfc_watchdog", f)] = _v(v)
     for f, v in (sem.get("ecmp") or {}).items():
         dev[("ecmp", f)] = _v(v)
+    for k, v in sem.items():
+        if k not in _DEVICE_KEYS:
+            _walk((k,), v, dev)
     ports: dict[str, dict[tuple, Any]] = {}
     for name, itf in (sem.get("interfaces") or {}).items():
         lv: dict[tuple, Any] = {}
         for f in ("mtu", "trust", "pfc_watchdog", "link_pause"):
-            lv[(f,)] = itf.get(f)
+            lv[(f,)] = _v(itf.get(f))
         pfc = itf.get("pfc") or {}
         lv[("pfc",)] = (pfc.get("enabled"), _v(pfc.get("no_drop")))
         for tc, e in (itf.get("ecn") or {}).items():
             for f, v in e.items():
-                lv[("ecn", tc, f)] = v
+                lv[("ecn", tc, f)] = _v(v)
         for tc, s in (itf.get("scheduling") or {}).items():
             for f, v in s.items():
-                lv[("scheduling", tc, f)] = v
+                lv[("scheduling", tc, f)] = _v(v)
         for d, tc in (itf.get("dscp_to_tc") or {}).items():
             lv[("port_dscp", d)] = tc
         for f, v in (itf.get("rdma") or {}).items():
             lv[("rdma", f)] = _v(v)
+        for k, v in itf.items():
+            if k not in _PORT_KEYS:
+                _walk((k,), v, lv)
         ports[name] = lv
     return dev, ports
 

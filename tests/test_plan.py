@@ -166,6 +166,16 @@ def test_ports_added_and_platform_replaced() -> None:
     assert p.devices[0].diff.startswith("--- a/leaf4.cfg\n+++ b/leaf4.json\n")
 
 
+def test_fields_without_special_phrasing_are_still_planned() -> None:
+    from roceconf.plan import _flatten, _raw_diff
+
+    old = {"platform": "eos", "lldp": {"enabled": True}, "interfaces": {"e1": {"mtu": 9214, "fec": "rs"}}}
+    new = {"platform": "eos", "lldp": {"enabled": False}, "interfaces": {"e1": {"mtu": 9214, "fec": "none"}}}
+    diff = _raw_diff(_flatten(old), _flatten(new))
+    assert (("lldp", "enabled"), None, True, False) in diff
+    assert (("fec",), "e1", "rs", "none") in diff
+
+
 # ----------------------------------------------------------------------------------------- rules
 @pytest.mark.parametrize(
     ("kind", "platform", "is_host", "lossless", "disruption", "risk"),
