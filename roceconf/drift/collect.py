@@ -8,6 +8,8 @@ out of every message this module produces.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shlex
 import socket
@@ -72,12 +74,19 @@ def load_inventory(path: str | Path) -> dict[str, Target]:
         loader.set_vault_secrets(
             CLI.setup_vault_secrets(loader, vault_ids=[], vault_password_files=[vault_file])
         )
+    from ansible import constants as C
+
     try:
-        inv = InventoryManager(loader=loader, sources=[str(p)])
+        # a source that no inventory plugin can parse is an error, not an empty fleet
+        C.INVENTORY_ANY_UNPARSED_IS_FAILED = True  # type: ignore[attr-defined]
+        with contextlib.redirect_stderr(io.StringIO()):
+            inv = InventoryManager(loader=loader, sources=[str(p)])
         vm = VariableManager(loader=loader, inventory=inv)
         hosts = inv.get_hosts()
     except AnsibleError as e:
         raise CollectError(f"cannot read inventory {path}: {str(e).splitlines()[0]}", retry=False) from None
+    if not hosts:
+        raise CollectError(f"inventory {path} defines no hosts (or could not be parsed)", retry=False)
     env_user = os.environ.get("ROCECONF_USERNAME")
     env_pass = os.environ.get("ROCECONF_PASSWORD")
     out: dict[str, Target] = {}

@@ -1,0 +1,238 @@
+"""Semantic comparison and RDMA-impact ranking (offline: saved configs and states)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from roceconf.cli import main
+from roceconf.desired import desired_states
+from roceconf.drift.audit import audit, policy_for
+from roceconf.drift.collect import load_inventory
+from roceconf.drift.compare import compare
+from roceconf.intent import Fabric, load
+
+ROOT = Path(__file__).parent.parent
+LAB = ROOT / "inventories" / "lab" / "intent.yml"
+GOLDEN = ROOT / "tests" / "golden"
+
+
+@pytest.fixture(scope="module")
+def fab() -> Fabric:
+    return load(LAB)
+
+
+def _items(fab: Fabric, device: str, mutate) -> list:
+    desired = desired_states(fab)[device]
+    actual = desired.model_copy(deep=True)
+    mutate(actual)
+    return compare(desired, actual, policy_for(fab.devices[device]), device)
+
+
+def test_identical_states_have_no_drift(fab: Fabric) -> None:
+    assert _items(fab, "leaf1", lambda s: None) == []
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field", "severity", "words"),
+    [
+        (
+            lambda s: s.dscp_to_tc.__setitem__("26", 0),
+            "dscp_to_tc.26",
+            "critical",
+            "RoCE DSCP 26 maps to traffic class 0 (lossy)",
+        ),
+        (lambda s: s.dscp_to_tc.__setitem__("48", 0), "dscp_to_tc.48", "critical", "CNP DSCP 48"),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"].pfc, "no_drop", []),
+            "interfaces.Ethernet1.pfc.no_drop",
+            "critical",
+            "no-drop missing for priority 3",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"].pfc, "no_drop", [3, 4]),
+            "interfaces.Ethernet1.pfc.no_drop",
+            "warning",
+            "extra no-drop priority 4",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"], "mtu", 1500),
+            "interfaces.Ethernet1.mtu",
+            "critical",
+            "below what RoCE",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"], "mtu", 9000),
+            "interfaces.Ethernet1.mtu",
+            "warning",
+            "below the intended",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"], "trust", "pcp"),
+            "interfaces.Ethernet1.trust",
+            "critical",
+            "trusts pcp",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"].ecn["3"], "max_bytes", 3_000_000),
+            "interfaces.Ethernet1.ecn.3.max_bytes",
+            "warning",
+            "congestion marking",
+        ),
+        (
+            lambda s: s.interfaces["Ethernet1"].ecn.pop("3"),
+            "interfaces.Ethernet1.ecn.3",
+            "critical",
+            "DCQCN gets no congestion signal",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"].scheduling["6"], "mode", "dwrr"),
+            "interfaces.Ethernet1.scheduling.6.mode",
+            "critical",
+            "CNP queue 6",
+        ),
+        (
+            lambda s: setattr(s.interfaces["Ethernet1"], "pfc_watchdog", False),
+            "interfaces.Ethernet1.pfc_watchdog",
+            "warning",
+            "PFC watchdog",
+        ),
+        (
+            lambda s: setattr(s.pfc_watchdog, "detection_ms", 1000),
+            "pfc_watchdog.detection_ms",
+            "warning",
+            "PFC watchdog",
+        ),
+        (
+            lambda s: setattr(s.ecmp, "fields", ["dst_ip", "src_ip"]),
+            "ecmp.fields",
+            "critical",
+            "UDP source port",
+        ),
+        (
+            lambda s: s.interfaces.pop("Ethernet2"),
+            "interfaces.Ethernet2",
+            "critical",
+            "no RoCE configuration",
+        ),
+    ],
+)
+def test_ranking(fab: Fabric, mutate, field: str, severity: str, words: str) -> None:
+    items = _items(fab, "leaf1", mutate)
+    assert [(i.field, i.severity) for i in items] == [(field, severity)]
+    assert words in items[0].explanation
+
+
+def test_host_ranking(fab: Fabric) -> None:
+    def m(s):
+        s.interfaces["eth0"].rdma.dcqcn_rp = []
+        s.interfaces["eth1"].rdma.roce_tos = 0
+
+    items = _items(fab, "gpu1", m)
+    assert {(i.interface, i.field.split(".")[-1], i.severity) for i in items} == {
+        ("eth0", "dcqcn_rp", "critical"),
+        ("eth1", "roce_tos", "critical"),
+    }
+    assert any("congestion control loop is broken" in i.explanation for i in items)
+
+
+def test_unknown_actual_values_are_drift_not_sync(fab: Fabric) -> None:
+    """What the device does not state is unknown, and unknown never counts as in sync."""
+    items = _items(fab, "leaf1", lambda s: setattr(s.interfaces["Ethernet1"], "mtu", None))
+    assert [(i.field, i.actual, i.severity) for i in items] == [
+        ("interfaces.Ethernet1.mtu", None, "critical")
+    ]
+
+
+def test_order_whitespace_and_unrelated_lines_do_not_matter(fab: Fabric, tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    shutil.copytree(GOLDEN, d)
+    leaf = (d / "leaf1.cfg").read_text()
+    blocks = re.split(r"(?m)^!\n", leaf)  # top-level blocks only
+    # reorder top-level blocks, add CRLF, trailing spaces and configuration roceconf does not manage
+    text = "!\n".join([blocks[0], *reversed(blocks[1:-1]), blocks[-1]])
+    text = (
+        text.replace("\n", "  \r\n")
+        + "interface Management1\n   ip address 192.0.2.10/24\n!\nrouter bgp 65001\n   maximum-paths 64\n!\n"
+    )
+    (d / "leaf1.cfg").write_text(text)
+    report = audit(fab, configs=d)
+    assert {x.device: x.status for x in report.devices}["leaf1"] == "in_sync"
+    assert report.exit_code == 0
+
+
+def test_missing_backup_is_unknown_and_exit_3(fab: Fabric, tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    shutil.copytree(GOLDEN, d)
+    (d / "spine1.cfg").unlink()
+    (d / "leaf2.yaml").write_text("this: [is not\nan nvue config")
+    report = audit(fab, configs=d)
+    st = {x.device: x for x in report.devices}
+    assert st["spine1"].status == "unknown" and "no saved config" in st["spine1"].reason
+    assert st["leaf2"].status == "unknown" and st["leaf2"].reason
+    assert report.exit_code == 3
+    res = CliRunner().invoke(main, ["drift", str(LAB), "--configs", str(d)])
+    assert res.exit_code == 3
+
+
+def test_cli_exit_codes_and_formats(tmp_path: Path) -> None:
+    r = CliRunner()
+    assert r.invoke(main, ["drift", str(LAB), "--configs", str(GOLDEN)]).exit_code == 0
+    d = tmp_path / "cfg"
+    shutil.copytree(GOLDEN, d)
+    (d / "leaf3.json").write_text(
+        (d / "leaf3.json").read_text().replace('"pfc_enable": "3"', '"pfc_enable": ""')
+    )
+    for fmt, marker in (
+        ("text", "no-drop missing"),
+        ("json", '"severity": "critical"'),
+        ("junit", "<failure"),
+        ("markdown", "### leaf3"),
+    ):
+        res = r.invoke(main, ["drift", str(LAB), "--configs", str(d), "--format", fmt])
+        assert res.exit_code == 1, res.output
+        assert marker in res.stdout
+    out = tmp_path / "r.md"
+    res = r.invoke(
+        main, ["drift", str(LAB), "--configs", str(d), "--format", "markdown", "--output", str(out)]
+    )
+    assert res.exit_code == 1 and out.read_text().startswith("## roceconf drift report")
+    # invalid input: exit 2, no traceback
+    res = r.invoke(main, ["drift", str(LAB)])
+    assert res.exit_code == 2
+    res = r.invoke(main, ["drift", str(LAB), "--inventory", str(tmp_path / "nope.yml")])
+    assert res.exit_code == 2 and "not found" in res.output
+
+
+def test_inventory_with_vaulted_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ansible.parsing.vault import VaultLib, VaultSecret
+
+    secret = b"demo-vault-pass"
+    vault = VaultLib([("default", VaultSecret(secret))])
+    enc = vault.encrypt("s3cr3t-Pa55").decode()
+    body = "\n".join("        " + line for line in enc.splitlines())
+    inv = tmp_path / "hosts.yml"
+    inv.write_text(
+        "all:\n  hosts:\n    leaf1:\n      ansible_host: 127.0.0.1\n      ansible_port: 2222\n      platform: eos\n"
+        "      transport: http\n      ansible_user: ops\n      ansible_password: !vault |\n" + body + "\n"
+    )
+    pw = tmp_path / "vault-pass"
+    pw.write_bytes(secret)
+    monkeypatch.delenv("ROCECONF_USERNAME", raising=False)
+    monkeypatch.delenv("ROCECONF_PASSWORD", raising=False)
+    monkeypatch.setenv("ROCECONF_VAULT_PASSWORD_FILE", str(pw))
+    t = load_inventory(inv)["leaf1"]
+    assert (t.host, t.port, t.platform, t.transport, t.username, t.password) == (
+        "127.0.0.1",
+        2222,
+        "eos",
+        "http",
+        "ops",
+        "s3cr3t-Pa55",
+    )
+    assert "s3cr3t" not in repr(t)
+    assert t.scrub("login with s3cr3t-Pa55 failed") == "login with ******** failed"
