@@ -118,6 +118,11 @@ def test_device_added_and_removed() -> None:
     assert by["leaf5"].action == "add" and by["leaf5"].removed_lines == 0 and by["leaf5"].added_lines > 10
     assert by["leaf5"].diff.startswith("--- a/leaf5.cfg\n+++ b/leaf5.cfg\n")
     assert by["leaf3"].action == "remove" and by["leaf3"].added_lines == 0
+    # the added device's diff is exactly what `roceconf render` writes for it
+    from roceconf.compile import render_fabric
+
+    body = [x[1:] for x in by["leaf5"].diff.splitlines(keepends=True)[3:]]
+    assert "".join(body) == render_fabric(load(PLAN / "devices.yml"), "leaf5")["leaf5.cfg"]
     text = _cli(str(BASE), str(PLAN / "devices.yml"))[1]
     assert "  + device leaf5 added (eos, 34 ports)" in text
     assert "  - device leaf3 removed (sonic, 4 ports, 4 lossless)" in text
