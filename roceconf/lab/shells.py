@@ -845,6 +845,7 @@ class LinuxShell(Shell):
         self.heredoc: tuple[str, str, bool, list[str]] | None = None  # (end marker, path, append, lines)
         self.continued: list[str] | None = None  # a command with an open quote spans lines
         self.root = False  # after `sudo -s` / `sudo -i` / `sudo su` (netmiko linux config mode)
+        self.rc = 0  # exit status of the last command (`$?`)
 
     def prompt(self) -> str:
         if self.heredoc is not None or self.continued is not None:
@@ -893,11 +894,16 @@ class LinuxShell(Shell):
         while cmd.startswith("sudo "):
             cmd = re.sub(r"^sudo\s+(-\S+\s+)*", "", cmd)
         first, second = (self.command, self.builtin) if self.command_first else (self.builtin, self.command)
+        cmd = cmd.replace("$?", str(self.rc))
+        self.rc = 0
         out = first(cmd)
         if out is None:
             out = second(cmd)
         if out is not None:
+            if self.rc == 0 and _ERROR_OUT.match(out):
+                self.rc = 1
             return out
+        self.rc = 127
         return f"-bash: {cmd.split()[0]}: command not found"
 
     def _write(self, path: str, text: str, append: bool) -> None:
@@ -1005,6 +1011,9 @@ def _split_list(line: str) -> list[str]:
             buf.append(ch)
     parts.append("".join(buf).strip())
     return [p for p in parts if p]
+
+
+_ERROR_OUT = re.compile(r"^(\S+: .*(No such file|cannot access|not found)|Error)")
 
 
 def _open_quote(line: str) -> bool:
@@ -1241,15 +1250,39 @@ class HostShell(LinuxShell):
         from roceconf.platforms import get
 
         try:
-            simulate = get(self.device.platform).simulate
+            plat = get(self.device.platform)
         except ImportError:
             return None
+        m = re.fullmatch(r"(?:bash|sh)\s+(?:-\S+\s+)*(\S+)", cmd)
+        if m:
+            return self._run_script(plat, m.group(1))
+        simulate = plat.simulate
         if simulate is None:
             return None
         with self.device.lock:
             state = self.device.host_state
             assert state is not None
             return simulate(state, cmd)
+
+    def _run_script(self, plat: Any, path: str) -> str:
+        """``bash FILE``: the lab does not execute the script; it parses it with the platform's parser
+        and merges the settings it states into the host's state (what running it would leave behind)."""
+        with self.device.lock:
+            text = self.device.files.get(path)
+        if text is None:
+            self.rc = 127
+            return f"bash: {path}: No such file or directory"
+        stated = plat.parse(text).model_dump(
+            mode="json", exclude_none=True, exclude={"warnings", "sources", "defaults"}
+        )
+        stated.pop("platform", None)
+        stated.pop("hostname", None)
+        with self.device.lock:
+            state = self.device.host_state
+            assert state is not None
+            merged = deep_merge(state.model_dump(mode="json"), stated)
+            self.device.host_state = type(state).model_validate(merged)
+        return ""
 
 
 SHELLS: dict[str, type[Shell]] = {

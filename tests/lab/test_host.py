@@ -46,3 +46,25 @@ def test_host_answers_from_state_and_follows_out_of_band_changes(monkeypatch, cr
         assert lab.host_state("gpu1").interfaces["eth0"].mtu == 4200
         assert '"mtu": 4200' in lab.get_config("gpu1")
         assert lab.stats("gpu1")["commands"] >= 3
+
+
+def test_bash_script_merges_what_the_script_states(monkeypatch, creds: tuple[str, str]) -> None:
+    # The lab does not execute scripts: `bash FILE` parses FILE with the platform's parser and merges
+    # the settings it states into the host state.
+    def parse(text: str) -> DeviceState:
+        mtu = int(text.split("mtu ")[1].split()[0])
+        return DeviceState(platform="connectx", interfaces={"eth1": Interface(mtu=mtu)})
+
+    fake = Platform(**{**FAKE.__dict__, "parse": parse})
+    monkeypatch.setattr(roceconf.platforms, "get", lambda name: fake)
+    state = DeviceState(platform="connectx", interfaces={"eth0": Interface(mtu=9000)})
+    with Lab(*creds) as lab:
+        lab.add("gpu1", "connectx", state)
+        with ConnectHandler(**netmiko_args(lab, "gpu1", creds, "linux")) as conn:
+            conn.send_command("echo 'ip link set dev eth1 mtu 4200' > /tmp/s.sh")
+            assert conn.send_command("sudo bash /tmp/s.sh; echo rc=$?") == "rc=0"
+            assert conn.send_command("bash /tmp/missing.sh; echo rc=$?").endswith("rc=127")
+            assert conn.send_command("ip -o link show").splitlines() == [
+                "2: eth0: <UP> mtu 9000 qdisc mq",
+                "2: eth1: <UP> mtu 4200 qdisc mq",
+            ]
