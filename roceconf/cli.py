@@ -310,12 +310,25 @@ def demo(intent: str, out_dir: str, fmt: str) -> None:
         (out / name).write_text(FORMATS[f](report))
     text = FORMATS[fmt](report, color=sys.stdout.isatty()) if fmt == "text" else FORMATS[fmt](report)
     click.echo(text, nl=False)
+    from roceconf.demo import FAULTS
+
+    faulty = {d for d, _w, _f in FAULTS}
+    drifted = {d.device for d in report.devices if d.status == "drift"}
+    caught = (
+        drifted == faulty
+        and all(any(i.severity == "critical" for i in d.items) for d in report.devices if d.device in faulty)
+        and not any(d.status == "unknown" for d in report.devices)
+    )
     click.echo(
-        f"reports written to {out}/report.{{json,xml,md}}; exit code {report.exit_code} "
-        "(1 = drift found, as expected: three faults were injected)",
+        f"reports written to {out}/report.{{json,xml,md}}; `roceconf drift` would exit {report.exit_code} (1 = drift found)",
         err=True,
     )
-    sys.exit(report.exit_code)
+    if caught:
+        click.echo(f"demo OK: all {len(faulty)} injected faults found as critical drift, every other device in sync",
+                   err=True)
+        sys.exit(EXIT_OK)
+    click.echo(f"demo FAILED: drifted {sorted(drifted)}, expected {sorted(faulty)}", err=True)
+    sys.exit(EXIT_FINDINGS)
 
 
 class _progress:
