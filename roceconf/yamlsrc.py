@@ -75,80 +75,51 @@ def _walk(node: Any, path: Path_, pos: Positions) -> Any:
     return str(node)
 
 
+def _fail(file: str, line: int, col: int, code: str, message: str, hint: str) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(file, line, col, "error", code, message, hint)])
+
+
+_TAG_HINT = "remove the !tag; intents are plain YAML (safe loading only)"
+
+
 def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
     pos = Positions(file)
     try:
         data = yaml.load(text)
-    except DuplicateKeyError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise DiagnosticError(
-            [
-                Diagnostic(
-                    file,
-                    line,
-                    col,
-                    "error",
-                    "RC002",
-                    f"duplicate key: {_one_line(e.problem)}",
-                    "each key may appear once in a mapping; merge the two entries",
-                )
-            ]
-        ) from None
-    except MarkedYAMLError as e:
+    except (DuplicateKeyError, MarkedYAMLError) as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = _one_line(e.problem or e.context or "invalid YAML")
-        if "could not determine a constructor" in str(e) or "tag" in problem:
-            raise DiagnosticError(
-                [
-                    Diagnostic(
-                        file,
-                        line,
-                        col,
-                        "error",
-                        "RC001",
-                        f"YAML tags are not allowed: {problem}",
-                        "remove the !tag; intents are plain YAML (safe loading only)",
-                    )
-                ]
+        if isinstance(e, DuplicateKeyError):
+            raise _fail(
+                file,
+                line,
+                col,
+                "RC002",
+                f"duplicate key: {problem}",
+                "each key may appear once in a mapping; merge the two entries",
             ) from None
-        raise DiagnosticError(
-            [
-                Diagnostic(
-                    file,
-                    line,
-                    col,
-                    "error",
-                    "RC001",
-                    f"YAML syntax error: {problem}",
-                    "check indentation, quotes and ':' around this position",
-                )
-            ]
+        if "could not determine a constructor" in str(e) or "tag" in problem:
+            raise _fail(
+                file, line, col, "RC001", f"YAML tags are not allowed: {problem}", _TAG_HINT
+            ) from None
+        raise _fail(
+            file,
+            line,
+            col,
+            "RC001",
+            f"YAML syntax error: {problem}",
+            "check indentation, quotes and ':' around this position",
         ) from None
     except YAMLError as e:
-        raise DiagnosticError(
-            [Diagnostic(file, 1, 1, "error", "RC001", f"YAML error: {_one_line(str(e))}", "")]
-        ) from None
+        raise _fail(file, 1, 1, "RC001", f"YAML error: {_one_line(str(e))}", "") from None
     try:
         plain = _walk(data, (), pos)
     except _TagFound as e:
         line, col = pos.of(e.path)
-        raise DiagnosticError(
-            [
-                Diagnostic(
-                    file,
-                    line,
-                    col,
-                    "error",
-                    "RC001",
-                    f"YAML tags are not allowed: {e.tag}",
-                    "remove the !tag; intents are plain YAML (safe loading only)",
-                )
-            ]
-        ) from None
+        raise _fail(file, line, col, "RC001", f"YAML tags are not allowed: {e.tag}", _TAG_HINT) from None
     if pos.keys:  # the document itself "is" where its first key is
         pos.values[()] = min(pos.keys.values())
     return plain, pos
@@ -159,11 +130,9 @@ def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise DiagnosticError([Diagnostic(str(path), 1, 1, "error", "RC000", "file not found", "")]) from None
+        raise _fail(str(path), 1, 1, "RC000", "file not found", "") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise DiagnosticError(
-            [Diagnostic(str(path), 1, 1, "error", "RC000", f"cannot read file: {_one_line(str(e))}", "")]
-        ) from None
+        raise _fail(str(path), 1, 1, "RC000", f"cannot read file: {_one_line(str(e))}", "") from None
     return load_yaml_text(text, str(path))
 
 
