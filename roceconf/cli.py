@@ -404,5 +404,114 @@ def plan(old: str, new: str, fmt: str, detailed_exitcode: bool, output: str | No
     sys.exit(result.exit_code(detailed_exitcode))
 
 
+# ----------------------------------------------------------------------------------------- fabric checks
+def _asic_table_option(path: str | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe").load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, YAMLError) as e:
+        raise DiagnosticError(
+            [Diagnostic(path, 1, 1, "error", "RC000", f"cannot read the ASIC table: {e}", "")]
+        ) from None
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise DiagnosticError(
+            [Diagnostic(path, 1, 1, "error", "RC004", "the ASIC table must map ASIC names to mappings", "")]
+        )
+    return data
+
+
+@main.command("check")
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option("--configs", type=click.Path(file_okay=False), help="Check saved configs DIR/<device>.<ext>.")
+@click.option("--inventory", type=click.Path(), help="Live devices (Ansible inventory).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--asic-table", type=click.Path(dir_okay=False), help="YAML of extra ASIC buffer facts.")
+@click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
+@click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True)
+@guarded
+def check_cmd(
+    intent: str,
+    configs: str | None,
+    inventory: str | None,
+    fmt: str,
+    asic_table: str | None,
+    workers: int,
+    timeout: float,
+    retries: int,
+) -> None:
+    """Fabric-wide checks: lossless path end to end, headroom budget, hashing (RC2xx).
+
+    Runs on the intent's desired states, or on actual states from --configs DIR or --inventory FILE.
+    Exit 0 clean, 1 findings, 2 invalid input, 3 some device could not be read.
+    """
+    from roceconf.compile import load_valid
+    from roceconf.fabric import desired, from_configs, from_inventory, run_checks
+    from roceconf.fabric.report import check_text
+
+    if configs is not None and inventory is not None:
+        click.echo("error: give at most one of --configs DIR or --inventory FILE", err=True)
+        sys.exit(EXIT_INVALID)
+    table = _asic_table_option(asic_table)
+    fab = load_valid(intent)
+    if configs is not None:
+        if not Path(configs).is_dir():
+            click.echo(f"error: {configs}: not a directory", err=True)
+            sys.exit(EXIT_INVALID)
+        ss = from_configs(fab, configs)
+    elif inventory is not None:
+        from roceconf.drift.collect import CollectError
+
+        try:
+            with _progress() as progress:
+                ss = from_inventory(
+                    fab, inventory, workers=workers, timeout=timeout, retries=retries, progress=progress
+                )
+        except CollectError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_INVALID)
+    else:
+        ss = desired(fab)
+    result = run_checks(fab, ss, table=table)
+    if fmt == "json":
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(check_text(result), nl=False)
+    sys.exit(result.exit_code)
+
+
+@main.command("headroom")
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--asic-table", type=click.Path(dir_okay=False), help="YAML of extra ASIC buffer facts.")
+@click.option(
+    "--small-packet-percent",
+    type=click.FloatRange(0, 100),
+    default=100.0,
+    show_default=True,
+    help="Share of lossless bytes in small packets (SONiC LOSSLESS_TRAFFIC_PATTERN; 100 = worst case).",
+)
+@guarded
+def headroom_cmd(intent: str, fmt: str, asic_table: str | None, small_packet_percent: float) -> None:
+    """PFC headroom per switch port and lossless priority (SONiC dynamic-headroom model) against the
+    ASIC buffer. Exit 0 fits (or unknown), 1 some switch does not fit, 2 invalid input."""
+    from roceconf.compile import load_valid
+    from roceconf.fabric import fabric_headroom
+    from roceconf.fabric.report import headroom_json, headroom_table
+
+    table = _asic_table_option(asic_table)
+    fab = load_valid(intent)
+    reports = fabric_headroom(fab, table=table, small_packet_percent=small_packet_percent)
+    if fmt == "json":
+        click.echo(json.dumps(headroom_json(fab, reports, small_packet_percent), indent=2))
+    else:
+        headroom_table(reports, small_packet_percent)
+    sys.exit(EXIT_FINDINGS if any(r.margin is not None and r.margin < 0 for r in reports) else EXIT_OK)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
