@@ -417,3 +417,21 @@ def test_live_lab_with_demo_faults_is_checked_over_the_inventory(tmp_path: Path)
     assert any("spine2:et-0/0/1 MTU 1500" in m for m in by_code["RC206"])
     assert all("running-config" in m for ms in by_code.values() for m in ms)
     assert res.exit_code == 1
+
+
+def test_text_output_folds_many_findings_on_one_mesh_entry() -> None:
+    from roceconf.fabric.report import PER_POSITION, check_text
+
+    fab = load(HERE.parent / "inventories" / "pod" / "intent.yml")
+    ss = desired(fab)
+    for i in range(1, 9):
+        for itf in ss.states[f"spine{i}"].interfaces.values():
+            itf.mtu = 9100
+    res = run_checks(fab, ss)
+    assert _finding_codes(res) == {"RC207"}
+    hits = [d for d in res.diagnostics if d.code == "RC207"]
+    assert len(hits) == 512 and len({d.line for d in hits}) == 2  # one per mesh entry, every link listed
+    text = check_text(res)
+    assert text.count("error[RC207]: MTU differs") == 2 * PER_POSITION
+    assert text.count("... and 251 more like this") == 2
+    assert json.loads(json.dumps(res.to_dict()))["summary"]["error"] == 512

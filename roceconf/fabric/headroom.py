@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from roceconf.fabric.paths import PathGraph
+    from roceconf.fabric.states import StateSet
+    from roceconf.intent.fabric import Fabric
 
 #: IEEE 802.3 Annex 31B peer response bounds in pause quanta (512 bit times), keyed by Gb/s, as SONiC uses them.
 #: 800G reuses the 400G value (sonic-swss buffer_headroom_mellanox.lua pause_quanta_per_speed[800000] = 905).
@@ -260,10 +265,10 @@ class DeviceHeadroom:
 
 
 def fabric_headroom(
-    fab: Any,
-    ss: Any = None,
+    fab: Fabric,
+    ss: StateSet | None = None,
     *,
-    graph: Any = None,
+    graph: PathGraph | None = None,
     table: dict[str, Any] | None = None,
     small_packet_percent: float = DEFAULT_SMALL_PACKET_PERCENT,
 ) -> list[DeviceHeadroom]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from roceconf.fabric.checks import CheckResult
 from roceconf.fabric.headroom import DEFAULT_SMALL_PACKET_PERCENT, DeviceHeadroom
+from roceconf.intent.fabric import Fabric
 
 #: in text output, at most this many findings per intent position and rule (JSON has all of them)
 PER_POSITION = 5
@@ -113,7 +114,7 @@ def headroom_table(
         console.print(f"unknown: {n}")
 
 
-def headroom_json(fab: Any, reports: list[DeviceHeadroom], small_packet_percent: float) -> dict[str, Any]:
+def headroom_json(fab: Fabric, reports: list[DeviceHeadroom], small_packet_percent: float) -> dict[str, Any]:
     return {
         "format_version": 1,
         "intent": fab.file,
