@@ -156,6 +156,7 @@ def intent_markdown() -> str:
 
 
 def rules_markdown() -> str:
+    import roceconf.fabric  # noqa: F401 - registers the RC2xx fabric-check rules
     from roceconf.intent.rules import RULES
 
     lines = [
