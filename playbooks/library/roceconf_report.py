@@ -1,0 +1,204 @@
+#!/usr/bin/python
+"""Ansible module: combine per-device drift results into the JSON, JUnit and Markdown reports."""
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: roceconf_report
+short_description: Write the drift reports (JSON, JUnit, Markdown) of a whole audit run
+description:
+  - Combines the per-device results registered from M(roceconf_drift) into one drift report and writes it
+    with the library's report functions (C(roceconf.drift.report) C(to_json), C(to_junit), C(to_markdown))
+    into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(drift.json), C(drift-junit.xml), C(drift.md).
+  - Fails when drift of severity O(fail_on) exists, naming every device and item; fails when a device could
+    not be audited (unless O(fail_on_unknown=false)). The reports are written first.
+  - "Runs on the controller, once (C(run_once: true), C(delegate_to: localhost))."
+version_added: "0.1.0"
+author: roceconf maintainers
+options:
+  results:
+    description:
+      - The registered results of M(roceconf_drift), one per audited host (in the order of O(hosts)).
+        A host without a result (its task failed before auditing) is reported as C(unknown).
+    type: list
+    elements: dict
+    required: true
+  hosts:
+    description: Names of the audited hosts, aligned with O(results).
+    type: list
+    elements: str
+    required: true
+  platforms:
+    description: Platform of each host, aligned with O(hosts) (used for hosts without a result).
+    type: list
+    elements: str
+    default: []
+  intent:
+    description: Intent path shown in the report header.
+    type: str
+    default: ""
+  source:
+    description: Source shown in the report header.
+    type: str
+    default: ansible inventory
+  dest:
+    description: Root folder of the reports; the files go to C(dest/<date>/).
+    type: path
+    required: true
+  date:
+    description: Folder name; default today's UTC date C(YYYY-MM-DD).
+    type: str
+  fail_on:
+    description: Fail when drift of this severity or worse exists.
+    type: str
+    choices: [critical, warning, never]
+    default: critical
+  fail_on_unknown:
+    description: Fail when a device could not be audited.
+    type: bool
+    default: true
+notes:
+  - In check mode nothing is written.
+"""
+
+EXAMPLES = r"""
+- name: Write the reports and fail on critical drift
+  roceconf_report:
+    results: "{{ ansible_play_hosts_all | map('extract', hostvars) | map(attribute='roceconf_audit', default={}) | list }}"
+    hosts: "{{ ansible_play_hosts_all }}"
+    intent: "{{ roceconf_intent }}"
+    dest: "{{ roceconf_report_dir }}"
+  run_once: true
+  delegate_to: localhost
+"""
+
+RETURN = r"""
+folder:
+  description: The dated folder the reports were written to.
+  returned: always
+  type: str
+files:
+  description: Paths of the JSON, JUnit and Markdown reports.
+  returned: always
+  type: dict
+  sample: {"json": "reports/2026-11-30/drift.json", "junit": "reports/2026-11-30/drift-junit.xml",
+           "markdown": "reports/2026-11-30/drift.md"}
+summary:
+  description: Counts (devices, in_sync, drift, unknown, critical, warning, info).
+  returned: always
+  type: dict
+findings:
+  description: One line per failing item or unknown device (device, severity, field, interface, expected, actual).
+  returned: always
+  type: list
+  elements: str
+"""
+
+import os  # noqa: E402
+import sys  # noqa: E402
+from datetime import UTC, datetime  # noqa: E402
+
+from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+
+RANK = {"critical": 0, "warning": 1, "info": 2}
+
+
+def main() -> None:
+    module = AnsibleModule(
+        argument_spec={
+            "results": {"type": "list", "elements": "dict", "required": True},
+            "hosts": {"type": "list", "elements": "str", "required": True},
+            "platforms": {"type": "list", "elements": "str", "default": []},
+            "intent": {"type": "str", "default": ""},
+            "source": {"type": "str", "default": "ansible inventory"},
+            "dest": {"type": "path", "required": True},
+            "date": {"type": "str"},
+            "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
+            "fail_on_unknown": {"type": "bool", "default": True},
+        },
+        supports_check_mode=True,
+    )
+    try:
+        from roceconf.compile import write_outputs
+        from roceconf.drift.audit import DeviceResult, DriftReport
+        from roceconf.drift.compare import DriftItem
+        from roceconf.drift.remediate import Remediation
+        from roceconf.drift.report import to_json, to_junit, to_markdown
+        from roceconf.names import natural_key
+    except ImportError as e:
+        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+    p = module.params
+    if len(p["results"]) != len(p["hosts"]):
+        module.fail_json(msg=f"{len(p['results'])} results for {len(p['hosts'])} hosts")
+    plats = list(p["platforms"]) + [""] * (len(p["hosts"]) - len(p["platforms"]))
+    devices = []
+    for host, plat, reg in zip(p["hosts"], plats[: len(p["hosts"])], p["results"], strict=True):
+        d = (reg or {}).get("drift")
+        if not d:
+            why = (reg or {}).get("msg") or "no audit result (the audit task did not run for this host)"
+            devices.append(DeviceResult(host, plat or "unknown", "unknown", "", reason=str(why)))
+            continue
+        devices.append(
+            DeviceResult(
+                device=d["device"],
+                platform=d["platform"],
+                status=d["status"],
+                source=d.get("source") or "",
+                reason=d.get("reason"),
+                items=[DriftItem(**i) for i in d.get("items", [])],
+                parse_warnings=list(d.get("parse_warnings", [])),
+                remediation=[Remediation(**r) for r in d.get("remediation", [])],
+                attempts=int(d.get("attempts", 0)),
+                seconds=float(d.get("seconds", 0.0)),
+            )
+        )
+    devices.sort(key=lambda r: natural_key(r.device))
+    now = datetime.now(UTC)
+    report = DriftReport(
+        intent=p["intent"],
+        source=p["source"],
+        generated_at=now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        devices=devices,
+    )
+    folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or now.strftime("%Y-%m-%d"))
+    texts = {
+        "drift.json": to_json(report),
+        "drift-junit.xml": to_junit(report),
+        "drift.md": to_markdown(report),
+    }
+    changed = []
+    if not module.check_mode:
+        changed = write_outputs(texts, folder)
+    findings = []
+    for d in devices:
+        if d.status == "unknown" and p["fail_on_unknown"]:
+            findings.append(f"{d.device}: could not audit: {d.reason}")
+        if p["fail_on"] == "never":
+            continue
+        for i in d.items:
+            if RANK[i.severity] <= RANK[p["fail_on"]]:
+                where = f" ({i.interface})" if i.interface else ""
+                findings.append(
+                    f"{d.device}: [{i.severity}] {i.field}{where} expected {i.expected!r}, actual {i.actual!r}"
+                )
+    out = {
+        "changed": bool(changed) or (module.check_mode and bool(texts)),
+        "folder": folder,
+        "files": {
+            "json": os.path.join(folder, "drift.json"),
+            "junit": os.path.join(folder, "drift-junit.xml"),
+            "markdown": os.path.join(folder, "drift.md"),
+        },
+        "summary": report.counts,
+        "findings": findings,
+    }
+    if findings:
+        shown = "\n".join(findings[:40])
+        more = f"\n(+{len(findings) - 40} more in {out['files']['markdown']})" if len(findings) > 40 else ""
+        module.fail_json(msg=f"{len(findings)} finding(s) block the audit:\n{shown}{more}", **out)
+    module.exit_json(**out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,483 @@
+"""Push a rendered config to one device: compare first, commit only a real difference, verify, roll back.
+
+One function, :func:`apply_config`, used by the ``roceconf_apply`` Ansible module. The way a config is pushed
+depends on the platform (``Platform.apply_method``; where a platform module does not name one, the fallback
+of :func:`apply_method` is used):
+
+``napalm`` (EOS over eAPI, NX-OS over SSH with ``nxos_ssh``)
+    ``load_merge_candidate`` -> ``compare_config`` -> ``commit_config``; then the same candidate is loaded
+    again and must compare empty, otherwise napalm ``rollback()`` restores the configuration saved by the
+    commit. napalm's EOS ``commit_config(revert_in=...)`` needs ``configure session ... commit timer``;
+    NX-OS has no commit-confirm in napalm, so both use verify-or-rollback.
+``junos-cli`` (Junos CLI over SSH, netmiko ``juniper_junos``)
+    ``configure``, the ``set``/``delete`` lines, ``show | compare``; ``rollback 0`` when there is no
+    difference or in check mode; otherwise ``commit confirmed N`` (minutes), verify, then ``commit``.
+``nvue-patch`` (Cumulus Linux NVUE over SSH)
+    upload the YAML patch, ``nv config detach``, ``nv config patch F``, ``nv config diff``; ``nv config
+    detach`` when empty or in check mode; otherwise ``nv config apply --confirm Ns -y``, verify that the
+    pending revision equals the applied one, then ``nv config apply -y`` to confirm (otherwise NVUE rolls
+    back by itself after N seconds).
+``sonic-config-load`` (community SONiC, bash over SSH)
+    the diff is computed here: the running CONFIG_DB (``show runningconfiguration all``) before and after a
+    merge of the fragment; then upload, ``sudo config load F -y``, verify that every field of the fragment
+    is in the running CONFIG_DB, and only then ``sudo config save -y``. SONiC has no commit-confirm: when
+    the verification fails nothing is saved and the message says how to restore the saved config.
+    ``config qos reload`` is deliberately not run: it regenerates the QoS tables from the platform's
+    templates and would overwrite the tables just loaded.
+``script`` (host NIC)
+    the playbook runs the script with ``ansible.builtin.script``; this function only compares the host's
+    read-back with the state the script sets (check mode) and, outside check mode, uploads the script and
+    runs it with ``sudo bash`` over SSH, then reads back again.
+
+Secrets never appear in a result or an exception message (``Target.scrub``).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import difflib
+import json
+import math
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from roceconf import platforms
+from roceconf.drift.collect import Target
+from roceconf.platforms.base import Platform
+
+METHODS = ("napalm", "junos-cli", "nvue-patch", "sonic-config-load", "script")
+
+
+class ApplyError(Exception):
+    """The config could not be pushed (or verified); the message is safe to show."""
+
+
+@dataclass
+class ApplyResult:
+    changed: bool
+    diff: str = ""
+    committed: bool = False
+    messages: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "changed": self.changed,
+            "diff": self.diff,
+            "committed": self.committed,
+            "messages": list(self.messages),
+        }
+
+
+def apply_method(plat: Platform) -> str:
+    """How a platform's rendered config is pushed (``Platform.apply_method`` or the fallback)."""
+    if plat.apply_method:
+        return plat.apply_method
+    if plat.kind == "nic":
+        return "script"
+    if plat.napalm_driver in ("eos", "nxos_ssh"):
+        return "napalm"
+    fallback = {"junos": "junos-cli", "nvue": "nvue-patch", "sonic": "sonic-config-load"}
+    if plat.name in fallback:
+        return fallback[plat.name]
+    raise ApplyError(f"platform {plat.name} has no apply method")
+
+
+def apply_config(
+    target: Target,
+    platform: Platform | str,
+    text: str,
+    *,
+    check: bool,
+    timeout: float = 30.0,
+    confirm_seconds: int | None = 120,
+) -> ApplyResult:
+    """Push ``text`` (a rendered config) to ``target``. ``check``: compare and discard, change nothing.
+    ``confirm_seconds``: commit-confirm window where the platform has one (None: plain commit)."""
+    plat = platforms.get(platform) if isinstance(platform, str) else platform
+    if target.platform != plat.name:
+        raise ApplyError(f"{target.name}: inventory says platform {target.platform}, config is {plat.name}")
+    if not target.username or not target.password:
+        raise ApplyError(
+            f"{target.name}: no credentials (ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
+            "ansible_password)"
+        )
+    if not text.strip():
+        raise ApplyError(f"{target.name}: the rendered config is empty")
+    method = apply_method(plat)
+    fn = _METHODS[method]
+    try:
+        return fn(target, plat, text, check, timeout, confirm_seconds)
+    except ApplyError as e:
+        raise ApplyError(target.scrub(str(e))) from None
+    except Exception as e:  # napalm / netmiko raise many types; report them without secrets
+        msg = " ".join(str(e).split())[:500]
+        raise ApplyError(target.scrub(f"{target.name}: {type(e).__name__}: {msg}")) from None
+
+
+# ------------------------------------------------------------------------------------------- napalm
+def _napalm(
+    target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
+) -> ApplyResult:
+    from napalm import get_network_driver
+
+    driver = plat.napalm_driver
+    assert driver is not None
+    optional: dict[str, Any] = {}
+    if driver == "eos":
+        optional["transport"] = target.transport if target.transport in ("http", "https") else "https"
+    else:
+        optional.update(
+            {
+                "conn_timeout": timeout,
+                "banner_timeout": timeout,
+                "auth_timeout": timeout,
+                "read_timeout_override": timeout,
+            }
+        )
+    if target.port:
+        optional["port"] = target.port
+    config = _strip_comments(text, plat)
+    dev = get_network_driver(driver)(
+        target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
+    )
+    dev.open()
+    res = ApplyResult(changed=False)
+    try:
+        dev.load_merge_candidate(config=config)
+        diff = dev.compare_config().strip()
+        if not diff:
+            dev.discard_config()
+            res.messages.append("no difference: nothing to commit")
+            return res
+        res.changed, res.diff = True, diff + "\n"
+        if check:
+            dev.discard_config()
+            res.messages.append("check mode: candidate compared and discarded")
+            return res
+        dev.commit_config()
+        res.committed = True
+        res.messages.append("committed (napalm commit_config)")
+        # verify: the same merge must now be a no-op, else restore the pre-commit configuration
+        dev.load_merge_candidate(config=config)
+        left = dev.compare_config().strip()
+        dev.discard_config()
+        if left:
+            dev.rollback()
+            raise ApplyError(
+                f"{target.name}: after the commit the device still differs from the config "
+                f"({_first_lines(left)}); rolled back to the configuration before the commit"
+            )
+        res.messages.append("verified: a second compare shows no difference")
+        return res
+    finally:
+        try:
+            dev.close()
+        except Exception:  # noqa: BLE001 - closing must not mask the result
+            pass
+
+
+def _strip_comments(text: str, plat: Platform) -> str:
+    """Comment lines of the rendered file are documentation, not configuration."""
+    marks = ("!",) if plat.name == "eos" else ("!", "#")
+    out = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(marks)]
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------------------------------- SSH helpers
+def _connect(target: Target, device_type: str, timeout: float) -> Any:
+    from netmiko import ConnectHandler
+
+    return ConnectHandler(
+        device_type=device_type,
+        host=target.host,
+        port=target.port or 22,
+        username=target.username,
+        password=target.password,
+        conn_timeout=timeout,
+        auth_timeout=timeout,
+        banner_timeout=timeout,
+        read_timeout_override=timeout,
+        fast_cli=True,
+        allow_agent=False,
+        use_keys=False,
+    )
+
+
+def _close(conn: Any) -> None:
+    try:
+        conn.disconnect()
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _first_lines(text: str, n: int = 3) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    more = f" ... (+{len(lines) - n} lines)" if len(lines) > n else ""
+    return "; ".join(lines[:n]) + more
+
+
+_ERROR_WORDS = ("error", "invalid", "not found", "no such file", "syntax error", "unknown command")
+
+
+def _check_output(target: Target, cmd: str, out: str) -> str:
+    low = out.lower()
+    if any(w in low for w in _ERROR_WORDS):
+        raise ApplyError(f"{target.name}: '{cmd}' failed: {_first_lines(out)}")
+    return out
+
+
+def _upload(conn: Any, target: Target, path: str, text: str, timeout: float) -> None:
+    """Write ``text`` to ``path`` on a Linux shell: base64 in lines of 1000 characters (under the 4 KiB
+    canonical-mode line limit of a PTY), each decoded and appended."""
+    data = base64.b64encode(text.encode()).decode()
+    chunks = [data[i : i + 1000] for i in range(0, len(data), 1000)] or [""]
+    for n, chunk in enumerate(chunks):
+        op = ">" if n == 0 else ">>"
+        cmd = f"echo {chunk} | base64 -d {op} {shlex.quote(path)}"
+        _check_output(target, "upload", conn.send_command(cmd, read_timeout=timeout))
+
+
+# ------------------------------------------------------------------------------------------- Junos
+def _junos(
+    target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
+) -> ApplyResult:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip().startswith(("set ", "delete "))]
+    if not lines:
+        raise ApplyError(f"{target.name}: the rendered config has no set/delete lines")
+    conn = _connect(target, plat.netmiko_device_type or "juniper_junos", timeout)
+    res = ApplyResult(changed=False)
+    try:
+        conn.config_mode()
+        for ln in lines:
+            _check_output(target, ln, conn.send_command(ln, expect_string=r"#", read_timeout=timeout))
+        diff = conn.send_command("show | compare", expect_string=r"#", read_timeout=timeout).strip()
+        if not diff:
+            conn.send_command("rollback 0", expect_string=r"#", read_timeout=timeout)
+            conn.exit_config_mode()
+            res.messages.append("no difference: nothing to commit")
+            return res
+        res.changed, res.diff = True, diff + "\n"
+        if check:
+            conn.send_command("rollback 0", expect_string=r"#", read_timeout=timeout)
+            conn.exit_config_mode()
+            res.messages.append("check mode: candidate compared and rolled back (rollback 0)")
+            return res
+        if confirm:
+            minutes = max(1, math.ceil(confirm / 60))
+            out = conn.send_command(
+                f"commit confirmed {minutes}", expect_string=r"#", read_timeout=max(timeout, 120)
+            )
+            _check_output(target, "commit confirmed", out)
+            if "commit complete" not in out:
+                raise ApplyError(f"{target.name}: commit confirmed failed: {_first_lines(out)}")
+            res.committed = True
+            res.messages.append(f"commit confirmed {minutes} (rolled back unless confirmed)")
+            left = conn.send_command("show | compare", expect_string=r"#", read_timeout=timeout).strip()
+            if left:
+                raise ApplyError(
+                    f"{target.name}: candidate still differs after commit ({_first_lines(left)}); "
+                    f"not confirmed: Junos rolls back within {minutes} minute(s)"
+                )
+        out = conn.send_command("commit", expect_string=r"#", read_timeout=max(timeout, 120))
+        _check_output(target, "commit", out)
+        if "commit complete" not in out:
+            raise ApplyError(f"{target.name}: commit failed: {_first_lines(out)}")
+        res.committed = True
+        res.messages.append("commit (confirmed)" if confirm else "commit")
+        conn.exit_config_mode()
+        return res
+    finally:
+        _close(conn)
+
+
+# ------------------------------------------------------------------------------------------- NVUE
+def _nvue(
+    target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
+) -> ApplyResult:
+    path = f"/tmp/roceconf-{target.name}.yaml"
+    conn = _connect(target, plat.netmiko_device_type or "linux", timeout)
+    res = ApplyResult(changed=False)
+
+    def run(cmd: str) -> str:
+        return _check_output(target, cmd, conn.send_command(cmd, read_timeout=timeout))
+
+    try:
+        _upload(conn, target, path, text, timeout)
+        run("nv config detach")
+        run(f"nv config patch {path}")
+        diff = conn.send_command("nv config diff", read_timeout=timeout).strip()
+        if not diff:
+            run("nv config detach")
+            run(f"rm -f {path}")
+            res.messages.append("no difference: nothing to apply")
+            return res
+        res.changed, res.diff = True, diff + "\n"
+        if check:
+            run("nv config detach")
+            run(f"rm -f {path}")
+            res.messages.append("check mode: patch compared and detached")
+            return res
+        if confirm:
+            run(f"nv config apply --confirm {int(confirm)}s -y")
+            res.committed = True
+            res.messages.append(f"nv config apply --confirm {int(confirm)}s (rolled back unless confirmed)")
+            left = conn.send_command("nv config diff", read_timeout=timeout).strip()
+            if left:
+                raise ApplyError(
+                    f"{target.name}: pending revision still differs after apply ({_first_lines(left)}); "
+                    f"not confirmed: NVUE rolls back within {int(confirm)} s"
+                )
+        run("nv config apply -y")
+        res.committed = True
+        res.messages.append("nv config apply (confirmed)" if confirm else "nv config apply")
+        run(f"rm -f {path}")
+        return res
+    finally:
+        _close(conn)
+
+
+# ------------------------------------------------------------------------------------------- SONiC
+def _merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """CONFIG_DB merge as ``config load`` does it: table/key/field, fields replaced."""
+    out = copy.deepcopy(base)
+    for table, keys in patch.items():
+        if not isinstance(keys, dict):
+            out[table] = copy.deepcopy(keys)
+            continue
+        tbl = out.setdefault(table, {})
+        for key, fields in keys.items():
+            if isinstance(fields, dict) and isinstance(tbl.get(key), dict):
+                tbl[key].update(copy.deepcopy(fields))
+            else:
+                tbl[key] = copy.deepcopy(fields)
+    return out
+
+
+def _json_lines(data: dict[str, Any]) -> list[str]:
+    return json.dumps(data, indent=4, sort_keys=True).splitlines()
+
+
+def _sonic(
+    target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
+) -> ApplyResult:
+    try:
+        fragment = json.loads(text)
+    except ValueError as e:
+        raise ApplyError(f"{target.name}: the rendered SONiC config is not JSON: {e}") from None
+    if not isinstance(fragment, dict):
+        raise ApplyError(f"{target.name}: the rendered SONiC config is not a CONFIG_DB object")
+    path = f"/tmp/roceconf-{target.name}.json"
+    conn = _connect(target, plat.netmiko_device_type or "linux", timeout)
+    res = ApplyResult(changed=False)
+
+    def running() -> dict[str, Any]:
+        out = conn.send_command("show runningconfiguration all", read_timeout=timeout)
+        start = out.find("{")
+        try:
+            data = json.loads(out[start:]) if start >= 0 else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise ApplyError(f"{target.name}: cannot read the running CONFIG_DB: {_first_lines(out)}")
+        return data
+
+    try:
+        before = running()
+        after = _merge(before, fragment)
+        if after == before:
+            res.messages.append("no difference: nothing to load")
+            return res
+        res.changed = True
+        res.diff = (
+            "\n".join(
+                difflib.unified_diff(
+                    _json_lines(before),
+                    _json_lines(after),
+                    "running CONFIG_DB",
+                    "after config load",
+                    lineterm="",
+                )
+            )
+            + "\n"
+        )
+        if check:
+            res.messages.append("check mode: merge computed, nothing loaded")
+            return res
+        _upload(conn, target, path, text, timeout)
+        out = conn.send_command(f"sudo config load {path} -y", read_timeout=max(timeout, 120))
+        _check_output(target, "config load", out)
+        res.committed = True
+        res.messages.append(f"sudo config load {path} -y")
+        now = running()
+        if _merge(now, fragment) != now:
+            raise ApplyError(
+                f"{target.name}: after config load the running CONFIG_DB does not hold the fragment; "
+                "nothing was saved: 'sudo config reload -y' restores the saved configuration (disruptive)"
+            )
+        res.messages.append("verified: every field of the fragment is in the running CONFIG_DB")
+        _check_output(target, "config save", conn.send_command("sudo config save -y", read_timeout=timeout))
+        res.messages.append("sudo config save -y")
+        conn.send_command(f"rm -f {path}", read_timeout=timeout)
+        return res
+    finally:
+        _close(conn)
+
+
+# ------------------------------------------------------------------------------------------- host NIC
+def _script(
+    target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
+) -> ApplyResult:
+    from roceconf.drift.collect import read_live
+    from roceconf.drift.compare import Policy, compare
+
+    desired = plat.parse(text)
+    desired.warnings.clear()
+
+    def drift() -> list[str]:
+        actual = plat.parse(read_live(target, desired, timeout))
+        items = compare(desired, actual, Policy(is_host=True), target.name, None)
+        return [
+            f"{i.field}: {i.actual!r} -> {i.expected!r}"
+            for i in items
+            if i.severity in ("critical", "warning")
+        ]
+
+    res = ApplyResult(changed=False)
+    before = drift()
+    if not before:
+        res.messages.append("no difference: the host already reads back the script's settings")
+        return res
+    res.changed, res.diff = True, "\n".join(before) + "\n"
+    if check:
+        res.messages.append("check mode: read-back compared, script not run")
+        return res
+    path = f"/tmp/roceconf-{target.name}.sh"
+    conn = _connect(target, "linux", timeout)
+    try:
+        _upload(conn, target, path, text, timeout)
+        out = conn.send_command(f"sudo bash {path}; echo roceconf-rc=$?", read_timeout=max(timeout, 120))
+        if "roceconf-rc=0" not in out:
+            raise ApplyError(f"{target.name}: the NIC script failed: {_first_lines(out, 5)}")
+        res.committed = True
+        res.messages.append(f"sudo bash {path}")
+    finally:
+        _close(conn)
+    time.sleep(0.5)
+    left = drift()
+    if left:
+        raise ApplyError(f"{target.name}: after the script the host still differs: {'; '.join(left[:3])}")
+    return res
+
+
+_METHODS = {
+    "napalm": _napalm,
+    "junos-cli": _junos,
+    "nvue-patch": _nvue,
+    "sonic-config-load": _sonic,
+    "script": _script,
+}
+
+__all__ = ["METHODS", "ApplyError", "ApplyResult", "apply_config", "apply_method"]

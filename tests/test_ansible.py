@@ -1,0 +1,319 @@
+"""The Ansible playbooks, run with the real ansible-playbook against the loopback lab on 127.0.0.1.
+
+One lab serves the whole sequence: generate -> apply --check --diff -> apply -> apply again (changed=0)
+-> drift_audit (clean, reports) -> out-of-band fault -> drift_audit fails naming the device and item ->
+a device that cannot be reached stops apply at the first batch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from roceconf import platforms
+from roceconf.compile import load_valid, output_name, render_fabric
+from roceconf.desired import desired_state
+from roceconf.drift.collect import load_inventory
+from roceconf.lab import Lab
+from tests.test_apply import old_intent_text
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+PLAYBOOKS = ROOT / "playbooks"
+LAB_INVENTORY = ROOT / "inventories" / "lab" / "lab.roceconf_lab.yml"
+INTENT = ROOT / "inventories" / "lab" / "intent.yml"
+MODULES = ("roceconf_render", "roceconf_drift", "roceconf_apply", "roceconf_report")
+#: The demo vault password of inventories/example-pod (documented in docs/ansible.md).
+DEMO_VAULT_PASSWORD = "roceconf-demo-vault"
+
+pytestmark = pytest.mark.xdist_group("ansible")
+
+
+def ansible_env(tmp: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "ROCECONF_"))}
+    env.update(
+        PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_HOME=str(tmp / "ansible-home"),
+        ANSIBLE_LOCAL_TEMP=str(tmp / "ansible-tmp"),
+        ANSIBLE_RETRY_FILES_ENABLED="0",
+        ANSIBLE_LINT_SKIP_SCHEMA_UPDATE="1",
+        ANSIBLE_LINT_NODEPS="1",
+        ROCECONF_LAB_INVENTORY=str(tmp / "no-lab-running.yml"),
+    )
+    env.update(extra)
+    return env
+
+
+def recap(output: str) -> dict[str, dict[str, int]]:
+    """PLAY RECAP lines -> {host: {ok, changed, unreachable, failed, skipped, ...}}."""
+    out: dict[str, dict[str, int]] = {}
+    for m in re.finditer(r"^(\S+)\s+:\s+((?:\w+=\d+\s*)+)$", output, re.M):
+        out[m.group(1)] = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", m.group(2))}
+    return out
+
+
+@dataclass
+class LabRun:
+    lab: Lab
+    tmp: Path
+    env: dict[str, str]
+    password: str
+
+    def playbook(self, name: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        extra = {
+            "roceconf_render_dir": str(self.tmp / "render"),
+            "roceconf_report_dir": str(self.tmp / "reports"),
+        }
+        res = subprocess.run(
+            [
+                str(BIN / "ansible-playbook"),
+                "-i",
+                str(LAB_INVENTORY),
+                str(PLAYBOOKS / name),
+                "--forks",
+                "10",
+                "-e",
+                json.dumps(extra),
+                *args,
+            ],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        assert self.password not in res.stdout + res.stderr  # secrets never reach the output
+        return res
+
+
+@pytest.fixture(scope="module")
+def lab_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabRun]:
+    """Switches run the configs of a modified intent (other MTU, other watchdog time); hosts already match."""
+    tmp = tmp_path_factory.mktemp("ansible")
+    old = tmp / "old-intent.yml"
+    old.write_text(old_intent_text())
+    old_files = render_fabric(load_valid(old))
+    fab = load_valid(INTENT)
+    password = secrets.token_urlsafe(16)
+    with Lab("labuser", password) as lab:
+        for name, dev in fab.devices.items():
+            if platforms.get(dev.platform).kind == "nic":
+                lab.add(name, dev.platform, desired_state(dev))
+            else:
+                lab.add(name, dev.platform, old_files[output_name(name, dev.platform)])
+        inventory = lab.write_inventory(tmp / "lab-hosts.yml")
+        env = ansible_env(
+            tmp,
+            ROCECONF_USERNAME="labuser",
+            ROCECONF_PASSWORD=password,
+            ROCECONF_LAB_INVENTORY=str(inventory),
+        )
+        yield LabRun(lab, tmp, env, password)
+
+
+def _fail(res: subprocess.CompletedProcess[str]) -> str:
+    return f"rc={res.returncode}\n{res.stdout[-6000:]}\n{res.stderr[-3000:]}"
+
+
+def test_generate_apply_audit_fault(lab_run: LabRun) -> None:
+    lab, tmp = lab_run.lab, lab_run.tmp
+    switches = sorted(n for n, d in lab.devices.items() if not d.is_host)
+    hosts = sorted(n for n, d in lab.devices.items() if d.is_host)
+
+    # generate: validate and render
+    res = lab_run.playbook("generate.yml")
+    assert res.returncode == 0, _fail(res)
+    assert sorted(p.name for p in (tmp / "render").iterdir()) == sorted(render_fabric(load_valid(INTENT)))
+    assert recap(res.stdout)["localhost"]["changed"] == 1
+
+    # apply in check mode: shows the diff, changes nothing on any device
+    before = {n: lab.get_config(n) for n in lab.devices}
+    res = lab_run.playbook("apply.yml", "--check", "--diff")
+    assert res.returncode == 0, _fail(res)
+    assert "mtu 9214" in res.stdout  # EOS / NX-OS candidate diff
+    assert "+ set interfaces et-0/0/0 mtu 9214" in res.stdout  # Junos show | compare
+    assert '+            "mtu": "9214"' in res.stdout  # SONiC CONFIG_DB diff
+    assert {n: lab.get_config(n) for n in lab.devices} == before
+    rc = recap(res.stdout)
+    assert all(rc[n]["changed"] == 1 for n in switches), rc
+    assert all(rc[n]["changed"] == 0 for n in hosts), rc
+
+    # apply: changes the switches, the audit after each batch is clean
+    res = lab_run.playbook("apply.yml", "--diff")
+    assert res.returncode == 0, _fail(res)
+    rc = recap(res.stdout)
+    assert all(rc[n]["changed"] == 1 and rc[n]["failed"] == 0 for n in switches), rc
+    after = {n: lab.get_config(n) for n in lab.devices}
+    assert all(after[n] != before[n] for n in switches)
+    assert all(after[n] == before[n] for n in hosts)
+    assert json.loads(after["leaf3"])["PORT"]["Ethernet0"]["mtu"] == "9214"
+    assert "set interfaces et-0/0/3 mtu 9214" in after["spine2"]
+
+    # apply again: nothing to do
+    res = lab_run.playbook("apply.yml")
+    assert res.returncode == 0, _fail(res)
+    rc = recap(res.stdout)
+    assert set(rc) >= set(lab.devices)
+    assert all(v["changed"] == 0 and v["failed"] == 0 for v in rc.values()), rc
+    assert {n: lab.get_config(n) for n in lab.devices} == after
+
+    # nightly audit: clean, reports in reports/<YYYY-MM-DD>/
+    res = lab_run.playbook("drift_audit.yml")
+    assert res.returncode == 0, _fail(res)
+    folders = list((tmp / "reports").iterdir())
+    assert len(folders) == 1 and re.fullmatch(r"\d{4}-\d{2}-\d{2}", folders[0].name)
+    report = json.loads((folders[0] / "drift.json").read_text())
+    assert report["summary"]["devices"] == len(lab.devices)
+    assert report["summary"]["in_sync"] == len(lab.devices), report["summary"]
+    suites = ET.parse(folders[0] / "drift-junit.xml").getroot()
+    assert sorted(s.get("name") for s in suites) == sorted(lab.devices)
+    assert all(s.get("failures") == "0" and s.get("errors") == "0" for s in suites)
+    assert (
+        f"**{len(lab.devices)} devices**: {len(lab.devices)} in sync" in (folders[0] / "drift.md").read_text()
+    )
+
+    # a fault out of band: PFC no-drop removed from one SONiC leaf port
+    def drop_pfc(text: str) -> str:
+        data = json.loads(text)
+        del data["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"]
+        return json.dumps(data, indent=4)
+
+    lab.edit("leaf3", drop_pfc)
+    res = lab_run.playbook("drift_audit.yml")
+    assert res.returncode != 0, _fail(res)
+    finding = re.search(r"leaf3: \[critical\] (interfaces\.Ethernet0\.pfc\S*) \(Ethernet0\)", res.stdout)
+    assert finding, _fail(res)
+    report = json.loads((folders[0] / "drift.json").read_text())
+    leaf3 = next(d for d in report["devices"] if d["device"] == "leaf3")
+    assert leaf3["status"] == "drift" and leaf3["worst_severity"] == "critical"
+    assert finding.group(1) in [i["field"] for i in leaf3["items"]]
+    assert report["summary"]["drift"] == 1 and report["summary"]["in_sync"] == len(lab.devices) - 1
+    assert "leaf3" in (folders[0] / "drift.md").read_text().split("### ")[1]
+
+    # a device that cannot be reached fails the first batch; no later batch is touched
+    lab.set_config("leaf3", before["leaf3"])
+    first = recap(res.stdout)
+    order = [h for h in first if h in lab.devices]  # inventory order = batch order
+    lab.set_fault(order[0], "refuse")
+    others = {n: lab.stats(n)["connections"] for n in order[1:]}
+    res = lab_run.playbook("apply.yml")
+    assert res.returncode != 0, _fail(res)
+    assert "connection refused" in res.stdout
+    assert {n: lab.stats(n)["connections"] for n in order[1:]} == others
+    assert lab.get_config("leaf3") == before["leaf3"]  # the drifted leaf was not touched either
+    lab.set_fault(order[0], None)
+
+
+def test_generate_fails_with_file_line_col_on_an_invalid_intent(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yml"
+    bad.write_text(INTENT.read_text().replace("priority: 3\n", "priority: 9\n", 1))
+    res = subprocess.run(
+        [
+            str(BIN / "ansible-playbook"),
+            "-i",
+            str(LAB_INVENTORY),  # no lab is running: the inventory is empty, generate still works
+            str(PLAYBOOKS / "generate.yml"),
+            "-e",
+            json.dumps({"roceconf_intent": str(bad), "roceconf_render_dir": str(tmp_path / "out")}),
+        ],
+        cwd=ROOT,
+        env=ansible_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode != 0
+    assert re.search(re.escape(str(bad)) + r":\d+:\d+: error\[RC\d+\]", res.stdout), res.stdout
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_ansible_doc_shows_each_module(tmp_path: Path, module: str) -> None:
+    res = subprocess.run(
+        [str(BIN / "ansible-doc"), "-M", str(PLAYBOOKS / "library"), "--json", module],
+        env=ansible_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)[module]
+    assert doc["doc"]["short_description"] and doc["doc"]["options"]
+    assert doc["examples"].strip() and doc["return"]
+    text = subprocess.run(
+        [str(BIN / "ansible-doc"), "-M", str(PLAYBOOKS / "library"), module],
+        env=ansible_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert text.returncode == 0 and f"MODULE {module}" in text.stdout and "EXAMPLES" in text.stdout
+
+
+def test_ansible_lint_passes(tmp_path: Path) -> None:
+    res = subprocess.run(
+        [str(BIN / "ansible-lint"), "--nocolor"],
+        cwd=PLAYBOOKS,
+        env=ansible_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "Passed" in res.stdout + res.stderr
+
+
+def test_example_pod_inventory_matches_the_pod_intent_and_decrypts(tmp_path: Path) -> None:
+    pass_file = tmp_path / "vault-pass"
+    pass_file.write_text(DEMO_VAULT_PASSWORD + "\n")
+    pod = ROOT / "inventories" / "example-pod"
+    fab = load_valid(ROOT / "inventories" / "pod" / "intent.yml")
+    os.environ["ROCECONF_VAULT_PASSWORD_FILE"] = str(pass_file)
+    try:
+        targets = load_inventory(pod)
+    finally:
+        del os.environ["ROCECONF_VAULT_PASSWORD_FILE"]
+    assert set(targets) == set(fab.devices)
+    assert all(t.platform == fab.devices[n].platform for n, t in targets.items())
+    leaf = targets["leaf01"]
+    assert leaf.host == "192.0.2.11" and leaf.port == 443 and leaf.transport == "https"
+    assert targets["leaf40"].transport == "ssh" and targets["gpu256"].platform == "connectx"
+    secret = leaf.password
+    assert secret and "$ANSIBLE_VAULT" not in secret and targets["spine1"].password == secret
+    # ansible itself decrypts it too, and the plain text is nowhere in the inventory files
+    res = subprocess.run(
+        [
+            str(BIN / "ansible"),
+            "-i",
+            str(pod),
+            "leaf01",
+            "--vault-password-file",
+            str(pass_file),
+            "-m",
+            "ansible.builtin.debug",
+            "-a",
+            "msg={{ ansible_password | length }}",
+            "-c",
+            "local",
+        ],
+        env=ansible_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0 and f'"msg": {len(secret)}' in res.stdout, res.stdout + res.stderr
+    for p in pod.rglob("*"):
+        if p.is_file():
+            assert secret not in p.read_text()  # only the vaulted form is stored

@@ -1,0 +1,189 @@
+"""roceconf.apply against the loopback lab: check mode changes nothing, apply converges, a second apply is a
+no-op, failures are reported without secrets."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from roceconf import platforms
+from roceconf.apply import ApplyError, apply_config, apply_method
+from roceconf.compile import load_valid, output_name, render_fabric
+from roceconf.desired import desired_state
+from roceconf.drift.audit import audit_device
+from roceconf.drift.collect import Target
+from roceconf.intent import Fabric
+from roceconf.lab import Lab
+
+ROOT = Path(__file__).resolve().parents[1]
+INTENT = ROOT / "inventories" / "lab" / "intent.yml"
+USER = "labuser"
+PASSWORD = secrets.token_urlsafe(16)
+
+pytestmark = pytest.mark.xdist_group("lab-apply")
+
+
+def old_intent_text() -> str:
+    """The lab intent with a different switch MTU and PFC watchdog detection time: every switch platform
+    renders something else for it, without renaming any QoS object."""
+    text = INTENT.read_text()
+    new = text.replace("switch_port: 9214", "switch_port: 9100").replace(
+        "detection: 200ms", "detection: 300ms"
+    )
+    assert new != text and new.count("9100") == 1
+    return new
+
+
+@pytest.fixture(scope="module")
+def fabric() -> Fabric:
+    return load_valid(INTENT)
+
+
+@pytest.fixture(scope="module")
+def rendered(fabric: Fabric) -> dict[str, str]:
+    return render_fabric(fabric)
+
+
+@pytest.fixture(scope="module")
+def old_rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    path = tmp_path_factory.mktemp("old") / "old-intent.yml"
+    path.write_text(old_intent_text())
+    return render_fabric(load_valid(path))
+
+
+@pytest.fixture
+def lab(fabric: Fabric, old_rendered: dict[str, str]) -> Iterator[Lab]:
+    """Switches running the old intent's configs; hosts already as the intent says."""
+    with Lab(USER, PASSWORD) as lab:
+        for name, dev in fabric.devices.items():
+            if platforms.get(dev.platform).kind == "nic":
+                lab.add(name, dev.platform, desired_state(dev))
+            else:
+                lab.add(name, dev.platform, old_rendered[output_name(name, dev.platform)])
+        yield lab
+
+
+def target(lab: Lab, name: str, password: str = PASSWORD) -> Target:
+    dev = lab.device(name)
+    return Target(
+        name=name,
+        platform=dev.platform,
+        host="127.0.0.1",
+        port=lab.port(name),
+        username=USER,
+        password=password,
+        transport="http" if dev.platform == "eos" else "ssh",
+    )
+
+
+SWITCHES = ["leaf1", "leaf2", "leaf3", "spine1", "spine2"]  # eos, nvue, sonic, nxos, junos
+
+
+@pytest.mark.parametrize("name", SWITCHES)
+def test_check_apply_apply_again(lab: Lab, fabric: Fabric, rendered: dict[str, str], name: str) -> None:
+    dev = fabric.devices[name]
+    text = rendered[output_name(name, dev.platform)]
+    tg = target(lab, name)
+    before = lab.get_config(name)
+    assert audit_device(fabric, name, target=tg).status == "drift"
+
+    res = apply_config(tg, dev.platform, text, check=True, timeout=10, confirm_seconds=60)
+    assert res.changed and not res.committed and res.diff.strip()
+    assert "9214" in res.diff  # the MTU the intent wants
+    assert lab.get_config(name) == before  # check mode changed nothing
+
+    res = apply_config(tg, dev.platform, text, check=False, timeout=10, confirm_seconds=60)
+    assert res.changed and res.committed, res.messages
+    assert lab.get_config(name) != before
+    assert not lab.device(name).timers  # commit-confirm windows were confirmed
+    assert audit_device(fabric, name, target=tg).status == "in_sync"
+
+    again = apply_config(tg, dev.platform, text, check=False, timeout=10, confirm_seconds=60)
+    assert not again.changed and not again.committed and again.diff == ""
+    for r in (res, again):
+        assert PASSWORD not in json.dumps(r.to_dict())
+
+
+def test_sonic_fragment_is_merged_not_replaced(lab: Lab, fabric: Fabric, rendered: dict[str, str]) -> None:
+    lab.edit("leaf3", lambda t: json.dumps({**json.loads(t), "NTP": {"global": {"src_intf": "eth0"}}}))
+    apply_config(target(lab, "leaf3"), "sonic", rendered["leaf3.json"], check=False, timeout=10)
+    data = json.loads(lab.get_config("leaf3"))
+    assert data["NTP"] == {"global": {"src_intf": "eth0"}}  # unrelated tables stay
+    assert data["PORT"]["Ethernet0"]["mtu"] == "9214"
+    assert "config qos reload" not in " ".join(lab.device("leaf3").history)
+    assert "config save -y" in " ".join(lab.device("leaf3").history)
+
+
+def test_junos_commit_confirmed_then_confirmed(lab: Lab, rendered: dict[str, str]) -> None:
+    apply_config(target(lab, "spine2"), "junos", rendered["spine2.set"], check=False, timeout=10)
+    history = list(lab.device("spine2").history)
+    confirmed = history.index("commit confirmed 2")  # 120 s rounds up to 2 minutes
+    assert "commit" in history[confirmed + 1 :]
+    assert "set interfaces et-0/0/0 mtu 9214" in lab.get_config("spine2")
+
+
+def test_wrong_password_is_an_error_without_the_secret(lab: Lab, rendered: dict[str, str]) -> None:
+    wrong = "Wr0ng-" + secrets.token_urlsafe(8)
+    for name in ("leaf1", "spine1", "leaf2"):
+        dev = lab.device(name)
+        with pytest.raises(ApplyError) as err:
+            apply_config(
+                target(lab, name, wrong),
+                dev.platform,
+                rendered[output_name(name, dev.platform)],
+                check=True,
+                timeout=5,
+            )
+        assert wrong not in str(err.value) and PASSWORD not in str(err.value)
+        assert name in str(err.value)
+
+
+def test_unreachable_device_is_an_error(lab: Lab, rendered: dict[str, str]) -> None:
+    lab.set_fault("spine2", "refuse")
+    with pytest.raises(ApplyError, match="spine2"):
+        apply_config(target(lab, "spine2"), "junos", rendered["spine2.set"], check=True, timeout=3)
+
+
+def test_host_script_compares_the_read_back_then_runs(lab: Lab, rendered: dict[str, str]) -> None:
+    tg = target(lab, "gpu1")
+    res = apply_config(tg, "connectx", rendered["gpu1.sh"], check=True, timeout=10)
+    assert not res.changed  # the host already reads back what the script sets
+    state = lab.host_state("gpu1")
+    state.interfaces["eth0"].mtu = 1500
+    lab.set_host_state("gpu1", state)
+    res = apply_config(tg, "connectx", rendered["gpu1.sh"], check=True, timeout=10)
+    assert res.changed and "mtu" in res.diff and not res.committed
+    assert lab.host_state("gpu1").interfaces["eth0"].mtu == 1500
+    # The lab's hosts do not execute scripts; `bash FILE` merges what the platform's parser reads from it
+    # (docs/lab.md), which is what a successful run leaves behind.
+    res = apply_config(tg, "connectx", rendered["gpu1.sh"], check=False, timeout=10)
+    assert res.changed and res.committed
+    assert lab.host_state("gpu1").interfaces["eth0"].mtu == 9000
+    assert not apply_config(tg, "connectx", rendered["gpu1.sh"], check=False, timeout=10).changed
+
+
+def test_apply_method_fallbacks() -> None:
+    expected = {
+        "eos": "napalm",
+        "nxos": "napalm",
+        "junos": "junos-cli",
+        "nvue": "nvue-patch",
+        "sonic": "sonic-config-load",
+        "connectx": "script",
+        "bnxt": "script",
+        "linux-dcb": "script",
+    }
+    for name, method in expected.items():
+        plat = platforms.get(name)
+        assert apply_method(plat) == (plat.apply_method or method)
+
+
+def test_platform_mismatch_and_empty_config_are_refused(lab: Lab) -> None:
+    with pytest.raises(ApplyError, match="inventory says platform"):
+        apply_config(target(lab, "leaf1"), "nxos", "hostname x\n", check=True)
+    with pytest.raises(ApplyError, match="empty"):
+        apply_config(target(lab, "leaf1"), "eos", "  \n", check=True)
