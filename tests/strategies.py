@@ -104,3 +104,21 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
         pfc_watchdog=wd,
         ecmp=ecmp,
     )
+
+
+def lab_port(mtu: int, link_pause: bool | None = False) -> Interface:
+    """The representative RoCE port used by every platform's per-knob tests: trust DSCP, PFC no-drop 3,
+    ECN 150000/1500000/100 % on TC3, TC6 strict, TC0 and TC3 DWRR 50/50, watchdog on."""
+    return Interface(
+        mtu=mtu,
+        trust="dscp",
+        pfc=Pfc(enabled=True, no_drop=[3]),
+        pfc_watchdog=True,
+        link_pause=link_pause,
+        ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
+        scheduling={
+            "0": Sched(mode="dwrr", bandwidth_percent=50),
+            "3": Sched(mode="dwrr", bandwidth_percent=50),
+            "6": Sched(mode="strict"),
+        },
+    )

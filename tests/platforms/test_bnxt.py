@@ -40,11 +40,18 @@ def thor2() -> DeviceState:
         dscp_to_tc={"0": 0, "26": 3, "48": 7},
         interfaces={
             "gpu0_eth": Interface(
-                mtu=9000, trust="dscp", link_pause=False, pfc=Pfc(enabled=True, no_drop=[3]),
-                scheduling={"0": Sched(mode="dwrr", bandwidth_percent=50),
-                            "3": Sched(mode="dwrr", bandwidth_percent=50), "7": Sched(mode="strict")},
-                rdma=NicRdma(device="bnxt_re0", roce_tos=104, cnp_dscp=48, cnp_priority=7,
-                             dcqcn_rp=[3], dcqcn_np=[3]),
+                mtu=9000,
+                trust="dscp",
+                link_pause=False,
+                pfc=Pfc(enabled=True, no_drop=[3]),
+                scheduling={
+                    "0": Sched(mode="dwrr", bandwidth_percent=50),
+                    "3": Sched(mode="dwrr", bandwidth_percent=50),
+                    "7": Sched(mode="strict"),
+                },
+                rdma=NicRdma(
+                    device="bnxt_re0", roce_tos=104, cnp_dscp=48, cnp_priority=7, dcqcn_rp=[3], dcqcn_np=[3]
+                ),
             )
         },
     )
@@ -58,14 +65,16 @@ def test_ets_puts_roce_on_tc1_and_cnp_on_tc2() -> None:
     assert ets["prio_tc"] == [0, 0, 0, 1, 0, 0, 0, 2]
     assert ets["tc_tsa"][:3] == ["ets", "ets", "strict"]
     # ... and the parser maps TC1 back to priority 3, TC2 to priority 7
-    assert PLAT.parse(render_state(thor2())).interfaces["gpu0_eth"].scheduling == thor2().interfaces[
-        "gpu0_eth"].scheduling
+    assert (
+        PLAT.parse(render_state(thor2())).interfaces["gpu0_eth"].scheduling
+        == thor2().interfaces["gpu0_eth"].scheduling
+    )
 
 
 def test_app_entries_roce_v2_first_cnp_last() -> None:
     ls = lines_of(render_state(thor2()))
     i = ls.index("dcb app flush dev gpu0_eth dscp-prio dgram-port-prio")
-    assert ls[i + 1: i + 4] == [
+    assert ls[i + 1 : i + 4] == [
         "dcb app add dev gpu0_eth dgram-port-prio 4791:3",
         "dcb app add dev gpu0_eth dscp-prio 0:0 26:3",
         "dcb app add dev gpu0_eth dscp-prio 48:7",
@@ -99,7 +108,9 @@ def test_congestion_control_configfs_in_hex_then_apply() -> None:
 def test_rendered_script_is_valid_bash_and_printf_writes_hex() -> None:
     bash = shutil.which("bash")
     assert bash is not None
-    res = subprocess.run([bash, "-n"], input=render_state(thor2()), text=True, capture_output=True, check=False)
+    res = subprocess.run(
+        [bash, "-n"], input=render_state(thor2()), text=True, capture_output=True, check=False
+    )
     assert res.returncode == 0, res.stderr
     out = subprocess.run([bash, "-c", "printf '0x%x' 26"], text=True, capture_output=True, check=True).stdout
     assert out == "0x1a"
@@ -123,11 +134,13 @@ def test_readback_reads_configfs() -> None:
 
 
 def _bundle(extra: dict[str, str]) -> str:
-    return join_outputs({
-        "rdma -j link show": '[{"ifname":"bnxt_re0","port":1,"netdev":"gpu0_eth"}]',
-        "ip -j link show dev gpu0_eth": '[{"ifname":"gpu0_eth","mtu":9000}]',
-        **extra,
-    })
+    return join_outputs(
+        {
+            "rdma -j link show": '[{"ifname":"bnxt_re0","port":1,"netdev":"gpu0_eth"}]',
+            "ip -j link show dev gpu0_eth": '[{"ifname":"gpu0_eth","mtu":9000}]',
+            **extra,
+        }
+    )
 
 
 def test_apply_dump_is_parsed() -> None:
@@ -149,24 +162,30 @@ def test_apply_dump_is_parsed() -> None:
 
 
 def test_configfs_unsupported_stays_unknown() -> None:
-    st_ = PLAT.parse(_bundle({
-        f"cat {CC}/ecn_enable": f"cat: {CC}/ecn_enable: No such file or directory",
-        f"cat {CC}/cnp_dscp": "0x30",
-    }))
+    st_ = PLAT.parse(
+        _bundle(
+            {
+                f"cat {CC}/ecn_enable": f"cat: {CC}/ecn_enable: No such file or directory",
+                f"cat {CC}/cnp_dscp": "0x30",
+            }
+        )
+    )
     rd = st_.interfaces["gpu0_eth"].rdma
     assert rd.dcqcn_rp is None and rd.cnp_dscp == 48
     assert any(w.code == "UNSUPPORTED" and w.line == 6 for w in st_.warnings)
 
 
 def test_script_writes_without_0x_are_hex_and_need_apply() -> None:
-    text = "\n".join([
-        "cd /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/",
-        "echo -n 0x1 > ecn_enable",
-        "echo -n 0x3 > roce_prio",
-        "echo 30 > cnp_dscp",          # no 0x: the driver reads 0x30 = 48
-        "echo -n 0x01 > apply",
-        "echo -n 0x7 > cnp_prio",      # after the last apply: not in effect
-    ])
+    text = "\n".join(
+        [
+            "cd /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/",
+            "echo -n 0x1 > ecn_enable",
+            "echo -n 0x3 > roce_prio",
+            "echo 30 > cnp_dscp",  # no 0x: the driver reads 0x30 = 48
+            "echo -n 0x01 > apply",
+            "echo -n 0x7 > cnp_prio",  # after the last apply: not in effect
+        ]
+    )
     st_ = PLAT.parse(text)
     assert not st_.interfaces  # no netdev named: the values belong to no port
     assert any(w.code == "HEX" and w.line == 4 for w in st_.warnings)
@@ -179,13 +198,19 @@ def test_script_writes_without_0x_are_hex_and_need_apply() -> None:
 
 
 def test_tc_layout_violations_warn() -> None:
-    text = _bundle({
-        "dcb -j ets show dev gpu0_eth": json.dumps({"tc_tsa": ["ets", "ets", "strict"] + ["strict"] * 5,
-                                                   "tc_bw": [50, 50] + [0] * 6,
-                                                   "prio_tc": [0, 0, 0, 3, 0, 0, 0, 1]}),
-        "dcb -j app show dev gpu0_eth": '{"dscp_prio":[[26,3," "]],"dgram_port_prio":[[4791,3," "]]}',
-        f"cat {CC}/cnp_prio": "0x7",
-    })
+    text = _bundle(
+        {
+            "dcb -j ets show dev gpu0_eth": json.dumps(
+                {
+                    "tc_tsa": ["ets", "ets", "strict"] + ["strict"] * 5,
+                    "tc_bw": [50, 50] + [0] * 6,
+                    "prio_tc": [0, 0, 0, 3, 0, 0, 0, 1],
+                }
+            ),
+            "dcb -j app show dev gpu0_eth": '{"dscp_prio":[[26,3," "]],"dgram_port_prio":[[4791,3," "]]}',
+            f"cat {CC}/cnp_prio": "0x7",
+        }
+    )
     st_ = PLAT.parse(text)
     codes = [w.message for w in st_.warnings if w.code == "BNXT_TC"]
     assert any("RoCE priority 3 is on TC3" in m for m in codes)
@@ -201,8 +226,12 @@ def test_missing_roce_v2_app_entry_warns() -> None:
 def test_crlf_and_garbage() -> None:
     text = render_state(thor2())
     assert PLAT.parse(text.replace("\n", "\r\n")).same_as(thor2())
-    for junk in ("", "#>>> cat /sys/kernel/config/bnxt_re/x/ports/1/cc/apply\n\x00", "printf '0x%x' > $CC/x",
-                 "CC=/sys/kernel/config/bnxt_re/\nprintf '0x%x' zz > \"$CC/roce_dscp\""):
+    for junk in (
+        "",
+        "#>>> cat /sys/kernel/config/bnxt_re/x/ports/1/cc/apply\n\x00",
+        "printf '0x%x' > $CC/x",
+        "CC=/sys/kernel/config/bnxt_re/\nprintf '0x%x' zz > \"$CC/roce_dscp\"",
+    ):
         st_ = PLAT.parse(junk)
         assert isinstance(st_, DeviceState) and st_.platform == "bnxt"
 
@@ -211,7 +240,9 @@ def test_cc_consistency_checks() -> None:
     """roce_dscp must match the RDMA-CM TOS; DSCP trust wants no VLAN 0 priority tag."""
     text = render_state(thor2())
     text = text.replace("printf '0x%x' 26 > \"$CC/roce_dscp\"", "printf '0x%x' 27 > \"$CC/roce_dscp\"")
-    text = text.replace("printf '0x%x' 1 > \"$CC/disable_prio_vlan_tx\"", "printf '0x%x' 0 > \"$CC/disable_prio_vlan_tx\"")
+    text = text.replace(
+        "printf '0x%x' 1 > \"$CC/disable_prio_vlan_tx\"", "printf '0x%x' 0 > \"$CC/disable_prio_vlan_tx\""
+    )
     st_ = PLAT.parse(text)
     assert st_.same_as(thor2())  # neither knob is a state field of its own ...
     codes = {w.code for w in st_.warnings}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from roceconf.platforms.eos import PLATFORM, parse, profile_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state
+from tests.strategies import device_state, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "eos"
 
@@ -51,19 +51,7 @@ def test_round_trip(state: DeviceState) -> None:
 # ------------------------------------------------------------------------------------------ rendering
 def lab_state() -> DeviceState:
     """The representative RoCE lab state (also the source of fixtures/eos/rendered-lab.cfg)."""
-    itf = Interface(
-        mtu=9214,
-        trust="dscp",
-        pfc=Pfc(enabled=True, no_drop=[3]),
-        pfc_watchdog=True,
-        link_pause=False,
-        ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
-        scheduling={
-            "0": Sched(mode="dwrr", bandwidth_percent=50),
-            "3": Sched(mode="dwrr", bandwidth_percent=50),
-            "6": Sched(mode="strict"),
-        },
-    )
+    itf = lab_port(mtu=9214)
     names = [f"Ethernet1/{i}" for i in range(1, 5)] + ["Ethernet2/1"]
     return DeviceState(
         platform="eos",

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from roceconf.platforms import get
 from roceconf.platforms.junos import ECN_QUANTUM, PLATFORM
 from roceconf.render import render_state
-from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state
+from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
+from tests.strategies import device_state, lab_port
 
 # ----------------------------------------------------------------------------- strategies
 
@@ -57,19 +57,7 @@ def test_round_trip(state: DeviceState) -> None:
 
 
 def lab_state() -> DeviceState:
-    port = Interface(
-        mtu=9216,
-        trust="dscp",
-        pfc=Pfc(enabled=True, no_drop=[3]),
-        pfc_watchdog=True,
-        link_pause=False,
-        ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
-        scheduling={
-            "0": Sched(mode="dwrr", bandwidth_percent=50),
-            "3": Sched(mode="dwrr", bandwidth_percent=50),
-            "6": Sched(mode="strict"),
-        },
-    )
+    port = lab_port(mtu=9216)
     return DeviceState(
         platform="junos",
         hostname="leaf1",

@@ -80,7 +80,9 @@ def host_state(draw, platform: str) -> DeviceState:
         itf = Interface(
             mtu=draw(st.integers(cap.min_mtu.value, cap.max_mtu.value)),
             link_pause=draw(st.sampled_from([False, True, None])),
-            pfc=draw(st.sampled_from([Pfc(enabled=True, no_drop=lossless), Pfc(enabled=False, no_drop=[]), Pfc()])),
+            pfc=draw(
+                st.sampled_from([Pfc(enabled=True, no_drop=lossless), Pfc(enabled=False, no_drop=[]), Pfc()])
+            ),
             scheduling=draw(host_scheduling(tcs)) if draw(st.booleans()) else {},
         )
         if role in ("host", "override"):
@@ -115,8 +117,9 @@ def bundle_of(state: DeviceState) -> str:
 
 
 def _diff(a: DeviceState, b: DeviceState) -> str:
-    return json.dumps({"want": a.semantic(), "got": b.semantic(), "warnings": [w.message for w in b.warnings]},
-                      indent=1)
+    return json.dumps(
+        {"want": a.semantic(), "got": b.semantic(), "warnings": [w.message for w in b.warnings]}, indent=1
+    )
 
 
 PLAT = get("linux-dcb")
@@ -144,9 +147,15 @@ def example() -> DeviceState:
         dscp_to_tc={"26": 3, "48": 6},
         interfaces={
             "ens1f0np0": Interface(
-                mtu=9000, trust="dscp", pfc=Pfc(enabled=True, no_drop=[3, 4]), link_pause=False,
-                scheduling={"0": Sched(mode="dwrr", bandwidth_percent=40),
-                            "3": Sched(mode="dwrr", bandwidth_percent=60), "6": Sched(mode="strict")},
+                mtu=9000,
+                trust="dscp",
+                pfc=Pfc(enabled=True, no_drop=[3, 4]),
+                link_pause=False,
+                scheduling={
+                    "0": Sched(mode="dwrr", bandwidth_percent=40),
+                    "3": Sched(mode="dwrr", bandwidth_percent=60),
+                    "6": Sched(mode="strict"),
+                },
                 rdma=NicRdma(device="mlx5_0", roce_tos=106),
             ),
             "ens1f1np1": Interface(mtu=4200, trust="dscp", dscp_to_tc={"24": 3}, link_pause=True),
@@ -177,8 +186,10 @@ def test_per_knob_commands() -> None:
     assert "ethtool -A ens1f0np0 rx off tx off || pause_is ens1f0np0 off" in ls
     assert "ethtool -A ens1f1np1 rx on tx on || pause_is ens1f1np1 on" in ls
     assert "dcb pfc set dev ens1f0np0 prio-pfc all:off 3:on 4:on" in ls
-    assert ("dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 3:ets 6:strict tc-bw all:0 0:40 3:60 "
-            "prio-tc all:0 3:3 6:6") in ls
+    assert (
+        "dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 3:ets 6:strict tc-bw all:0 0:40 3:60 "
+        "prio-tc all:0 3:3 6:6"
+    ) in ls
     i = ls.index("dcb app flush dev ens1f0np0 dscp-prio")
     assert ls[i + 1] == "dcb app add dev ens1f0np0 dscp-prio 26:3 48:6"
     assert "dcb app add dev ens1f1np1 dscp-prio 24:3" in ls  # the port's own map
@@ -189,8 +200,9 @@ def test_per_knob_commands() -> None:
 
 
 def test_roce_tos_is_dscp_shifted() -> None:
-    st_ = DeviceState(platform="linux-dcb", interfaces={
-        "eth0": Interface(rdma=NicRdma(device="mlx5_0", roce_tos=26 << 2))})
+    st_ = DeviceState(
+        platform="linux-dcb", interfaces={"eth0": Interface(rdma=NicRdma(device="mlx5_0", roce_tos=26 << 2))}
+    )
     text = render_state(st_)
     assert "set_roce_tos mlx5_0 104  # DSCP 26 << 2" in text
     assert 'echo "$2" > "/sys/kernel/config/rdma_cm/$1/ports/1/default_roce_tos"' in text
@@ -201,14 +213,17 @@ def test_none_renders_nothing() -> None:
     st_ = DeviceState(platform="linux-dcb", interfaces={"eth0": Interface(mtu=9000)})
     ls = lines_of(render_state(st_))
     assert "ip link set dev eth0 mtu 9000" in ls
-    assert not any(ln.startswith(("dcb ", "ethtool ", "set_roce_tos ", "need dcb", "EXPECTED_HOST")) for ln in ls)
+    assert not any(
+        ln.startswith(("dcb ", "ethtool ", "set_roce_tos ", "need dcb", "EXPECTED_HOST")) for ln in ls
+    )
 
 
 def test_rendered_script_is_valid_bash() -> None:
     bash = shutil.which("bash")
     assert bash is not None
-    res = subprocess.run([bash, "-n"], input=render_state(example()), text=True, capture_output=True,
-                         check=False)
+    res = subprocess.run(
+        [bash, "-n"], input=render_state(example()), text=True, capture_output=True, check=False
+    )
     assert res.returncode == 0, res.stderr
 
 
@@ -222,9 +237,16 @@ def test_rendering_is_deterministic_and_parses_back() -> None:
 def test_readback_commands_follow_the_desired_state() -> None:
     cmds = PLAT.commands_for(example())
     assert cmds[0] == "hostname"
-    for c in ("ip -j link show dev ens1f0np0", "ethtool -a ens1f0np0", "dcb -j pfc show dev ens1f0np0",
-              "dcb -j ets show dev ens1f0np0", "dcb -j app show dev ens1f0np0", "rdma -j link show",
-              "cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos", "dcb -j app show dev eth9"):
+    for c in (
+        "ip -j link show dev ens1f0np0",
+        "ethtool -a ens1f0np0",
+        "dcb -j pfc show dev ens1f0np0",
+        "dcb -j ets show dev ens1f0np0",
+        "dcb -j app show dev ens1f0np0",
+        "rdma -j link show",
+        "cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos",
+        "dcb -j app show dev eth9",
+    ):
         assert c in cmds
     # nothing is read for what the desired state leaves unknown
     assert "dcb -j pfc show dev eth9" not in cmds
@@ -234,12 +256,21 @@ def test_readback_commands_follow_the_desired_state() -> None:
 def test_simulate_formats_like_the_tools() -> None:
     s = example()
     assert json.loads(PLAT.simulate(s, "dcb -j pfc show dev ens1f0np0"))["prio_pfc"] == [
-        False, False, False, True, True, False, False, False]
+        False,
+        False,
+        False,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
     ets = json.loads(PLAT.simulate(s, "dcb -j ets show dev ens1f0np0"))
     assert ets["prio_tc"] == [0, 0, 0, 3, 0, 0, 6, 0]
     assert ets["tc_tsa"][3] == "ets" and ets["tc_bw"][3] == 60 and ets["tc_tsa"][6] == "strict"
     assert json.loads(PLAT.simulate(s, "dcb -j app show dev ens1f0np0")) == {
-        "dscp_prio": [[26, 3, " "], [48, 6, " "]]}
+        "dscp_prio": [[26, 3, " "], [48, 6, " "]]
+    }
     assert "RX:\t\toff" in PLAT.simulate(s, "ethtool -a ens1f0np0")
     assert PLAT.simulate(s, "cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos") == "106"
     assert PLAT.simulate(s, "mlnx_qos -i ens1f0np0") is None
@@ -247,15 +278,17 @@ def test_simulate_formats_like_the_tools() -> None:
 
 
 # --------------------------------------------------------------------------- parser behaviour
-VETH = join_outputs({
-    "hostname": "lab-host",
-    "ip -j link show dev veth0": '[{"ifindex":5,"ifname":"veth0","mtu":9000,"operstate":"UP"}]',
-    "ethtool -a veth0": "Pause parameters for veth0:\nCannot get device pause settings: Operation not supported",
-    "dcb -j pfc show dev veth0": "Attribute read: Operation not supported",
-    "dcb -j ets show dev veth0": "Attribute read: Operation not supported",
-    "dcb -j app show dev veth0": "Attribute read: Operation not supported",
-    "rdma -j link show": "bash: line 1: rdma: command not found",
-})
+VETH = join_outputs(
+    {
+        "hostname": "lab-host",
+        "ip -j link show dev veth0": '[{"ifindex":5,"ifname":"veth0","mtu":9000,"operstate":"UP"}]',
+        "ethtool -a veth0": "Pause parameters for veth0:\nCannot get device pause settings: Operation not supported",
+        "dcb -j pfc show dev veth0": "Attribute read: Operation not supported",
+        "dcb -j ets show dev veth0": "Attribute read: Operation not supported",
+        "dcb -j app show dev veth0": "Attribute read: Operation not supported",
+        "rdma -j link show": "bash: line 1: rdma: command not found",
+    }
+)
 
 
 def test_unsupported_outputs_are_warnings_and_unknown() -> None:
@@ -269,19 +302,28 @@ def test_unsupported_outputs_are_warnings_and_unknown() -> None:
     assert len(unsupported) == 5
     # warnings point at the output line of the failing command
     starts = {cmd: start for cmd, start, _ in split_outputs(VETH)}
-    assert {w.line for w in unsupported} == {starts[c] for c in starts if c not in ("hostname",
-                                                                                   "ip -j link show dev veth0")}
+    assert {w.line for w in unsupported} == {
+        starts[c] for c in starts if c not in ("hostname", "ip -j link show dev veth0")
+    }
     # an unreadable device never matches a desired "PFC on" state by accident
-    want = DeviceState(platform="linux-dcb", interfaces={"veth0": Interface(mtu=9000, pfc=Pfc(enabled=True,
-                                                                                               no_drop=[3]))})
+    want = DeviceState(
+        platform="linux-dcb", interfaces={"veth0": Interface(mtu=9000, pfc=Pfc(enabled=True, no_drop=[3]))}
+    )
     assert not st_.same_as(want)
 
 
 def test_crlf_and_garbage() -> None:
     text = render_state(example())
     assert PLAT.parse(text.replace("\n", "\r\n")).same_as(example())
-    for junk in ("", "\x00\xff", "#>>> \n", "#>>> dcb -j pfc show dev\n{", "dcb ets set dev", "{" * 5000,
-                 "#>>> dcb -j app show dev eth0\n{\"dscp_prio\": [[\"x\", 99], 5, null]}"):
+    for junk in (
+        "",
+        "\x00\xff",
+        "#>>> \n",
+        "#>>> dcb -j pfc show dev\n{",
+        "dcb ets set dev",
+        "{" * 5000,
+        '#>>> dcb -j app show dev eth0\n{"dscp_prio": [["x", 99], 5, null]}',
+    ):
         st_ = PLAT.parse(junk)
         assert isinstance(st_, DeviceState) and st_.platform == "linux-dcb"
 
@@ -320,15 +362,17 @@ def test_ambiguous_dscp_entries_warn() -> None:
 
 
 def test_plain_text_outputs_with_dscp_names() -> None:
-    text = join_outputs({
-        "dcb app show dev eth0": "dscp-prio AF31:3 CS6:6",
-        "dcb pfc show dev eth0": "pfc-cap 8 macsec-bypass off delay 0\nprio-pfc 0:off 1:off 2:off 3:on 4:off "
-                                 "5:off 6:off 7:off",
-        "dcb ets show dev eth0": "willing off ets-cap 8 cbs off\ntc-bw 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0\n"
-                                 "tc-tsa 0:strict 1:strict 2:strict 3:strict 4:strict 5:strict 6:strict 7:strict\n"
-                                 "prio-tc 0:0 1:0 2:0 3:3 4:0 5:0 6:6 7:0\nreco-prio-tc 0:7 1:7 2:7 3:7 4:7 5:7 6:7 7:7",
-        "ip link show dev eth0": "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 4200 qdisc mq state UP mode DEFAULT",
-    })
+    text = join_outputs(
+        {
+            "dcb app show dev eth0": "dscp-prio AF31:3 CS6:6",
+            "dcb pfc show dev eth0": "pfc-cap 8 macsec-bypass off delay 0\nprio-pfc 0:off 1:off 2:off 3:on 4:off "
+            "5:off 6:off 7:off",
+            "dcb ets show dev eth0": "willing off ets-cap 8 cbs off\ntc-bw 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0\n"
+            "tc-tsa 0:strict 1:strict 2:strict 3:strict 4:strict 5:strict 6:strict 7:strict\n"
+            "prio-tc 0:0 1:0 2:0 3:3 4:0 5:0 6:6 7:0\nreco-prio-tc 0:7 1:7 2:7 3:7 4:7 5:7 6:7 7:7",
+            "ip link show dev eth0": "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 4200 qdisc mq state UP mode DEFAULT",
+        }
+    )
     st_ = PLAT.parse(text)
     itf = st_.interfaces["eth0"]
     assert st_.dscp_to_tc == {"26": 3, "48": 6}
@@ -339,23 +383,36 @@ def test_plain_text_outputs_with_dscp_names() -> None:
 
 
 def test_non_identity_prio_tc_warns() -> None:
-    text = join_outputs({"dcb -j ets show dev eth0": json.dumps(
-        {"tc_tsa": ["ets", "strict"] + ["strict"] * 6, "tc_bw": [100] + [0] * 7, "prio_tc": [0, 0, 0, 1, 0, 0, 0, 0]})})
+    text = join_outputs(
+        {
+            "dcb -j ets show dev eth0": json.dumps(
+                {
+                    "tc_tsa": ["ets", "strict"] + ["strict"] * 6,
+                    "tc_bw": [100] + [0] * 7,
+                    "prio_tc": [0, 0, 0, 1, 0, 0, 0, 0],
+                }
+            )
+        }
+    )
     st_ = PLAT.parse(text)
-    assert st_.interfaces["eth0"].scheduling == {"0": Sched(mode="dwrr", bandwidth_percent=100),
-                                                 "3": Sched(mode="strict")}
+    assert st_.interfaces["eth0"].scheduling == {
+        "0": Sched(mode="dwrr", bandwidth_percent=100),
+        "3": Sched(mode="strict"),
+    }
     assert any(w.code == "PRIO_TC" for w in st_.warnings)
 
 
 def test_script_from_elsewhere() -> None:
-    text = "\n".join([
-        "#!/bin/sh",
-        "dcb pfc set dev eth0 prio-pfc 3:on",
-        "dcb app replace dev eth0 dscp-prio 26:3 48:6",
-        "mlnx_qos -i eth0 --trust dscp",
-        "cma_roce_tos -d mlx5_0 -t 106",
-        "echo hello",
-    ])
+    text = "\n".join(
+        [
+            "#!/bin/sh",
+            "dcb pfc set dev eth0 prio-pfc 3:on",
+            "dcb app replace dev eth0 dscp-prio 26:3 48:6",
+            "mlnx_qos -i eth0 --trust dscp",
+            "cma_roce_tos -d mlx5_0 -t 106",
+            "echo hello",
+        ]
+    )
     st_ = PLAT.parse(text)
     itf = st_.interfaces["eth0"]
     assert itf.pfc.enabled is True and itf.pfc.no_drop is None  # other priorities not stated
@@ -374,12 +431,14 @@ def test_app_entry_forms(old_style: bool) -> None:
 
 
 def test_empty_answers_are_not_in_sync() -> None:
-    text = join_outputs({
-        "ip -j link show dev eth0": "",
-        "dcb -j pfc show dev eth0": "",
-        "ethtool -a eth0": "",
-        "dcb app show dev eth0": "",  # plain text: an empty APP table prints nothing (dcb-app(8))
-    })
+    text = join_outputs(
+        {
+            "ip -j link show dev eth0": "",
+            "dcb -j pfc show dev eth0": "",
+            "ethtool -a eth0": "",
+            "dcb app show dev eth0": "",  # plain text: an empty APP table prints nothing (dcb-app(8))
+        }
+    )
     st_ = PLAT.parse(text)
     itf = st_.interfaces["eth0"]
     assert itf.mtu is None and itf.pfc.enabled is None and itf.link_pause is None
@@ -394,7 +453,7 @@ def _stub_tools(tmp_path, tools: list[str]) -> tuple[str, str]:
     log = tmp_path / "calls.log"
     for tool in tools:
         f = bindir / tool
-        body = 'echo gpu01' if tool == "hostname" else f'echo "{tool} $*" >> "{log}"'
+        body = "echo gpu01" if tool == "hostname" else f'echo "{tool} $*" >> "{log}"'
         f.write_text(f"#!/bin/sh\n{body}\n")
         f.chmod(0o755)
     return str(bindir), str(log)
@@ -405,7 +464,9 @@ def _run_script(text: str, path: str, tmp_path) -> subprocess.CompletedProcess[s
     script.write_text(text)
     bash = shutil.which("bash")
     assert bash is not None
-    return subprocess.run([bash, str(script)], env={"PATH": path}, text=True, capture_output=True, check=False)
+    return subprocess.run(
+        [bash, str(script)], env={"PATH": path}, text=True, capture_output=True, check=False
+    )
 
 
 def test_script_stops_before_acting_when_a_tool_is_missing(tmp_path) -> None:

@@ -11,8 +11,8 @@ from ruamel.yaml import YAML
 
 from roceconf.platforms.nvue import PLATFORM, parse
 from roceconf.render import render_state
-from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state
+from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
+from tests.strategies import device_state, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nvue"
 
@@ -66,18 +66,7 @@ def test_round_trip_through_crlf_and_json(state: DeviceState) -> None:
 
 # ----------------------------------------------------------------------------- rendering
 def lab_state() -> DeviceState:
-    itf = Interface(
-        mtu=9216,
-        trust="dscp",
-        pfc=Pfc(enabled=True, no_drop=[3]),
-        pfc_watchdog=True,
-        ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
-        scheduling={
-            "0": Sched(mode="dwrr", bandwidth_percent=50),
-            "3": Sched(mode="dwrr", bandwidth_percent=50),
-            "6": Sched(mode="strict"),
-        },
-    )
+    itf = lab_port(mtu=9216, link_pause=None)
     return DeviceState(
         platform="nvue",
         hostname="leaf01",

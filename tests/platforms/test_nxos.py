@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from roceconf.platforms.nxos import PLATFORM, canonical_name, parse
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state
+from tests.strategies import device_state, lab_port
 
 # --------------------------------------------------------------------------- strategies
 NAMES = st.lists(
@@ -45,19 +45,7 @@ def test_round_trip(state: DeviceState) -> None:
 # --------------------------------------------------------------------------- per-knob rendering
 def lab_state() -> DeviceState:
     def port() -> Interface:
-        return Interface(
-            mtu=9216,
-            trust="dscp",
-            pfc=Pfc(enabled=True, no_drop=[3]),
-            pfc_watchdog=True,
-            link_pause=False,
-            ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
-            scheduling={
-                "0": Sched(mode="dwrr", bandwidth_percent=50),
-                "3": Sched(mode="dwrr", bandwidth_percent=50),
-                "6": Sched(mode="strict"),
-            },
-        )
+        return lab_port(mtu=9216)
 
     return DeviceState(
         platform="nxos",

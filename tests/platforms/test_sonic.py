@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from roceconf.platforms.sonic import PLATFORM
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state
+from tests.strategies import device_state, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sonic"
 
@@ -24,18 +24,7 @@ SONIC_PORTS = st.lists(
 
 def lab_state() -> DeviceState:
     def itf() -> Interface:
-        return Interface(
-            mtu=9216,
-            trust="dscp",
-            pfc=Pfc(enabled=True, no_drop=[3]),
-            pfc_watchdog=True,
-            ecn={"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)},
-            scheduling={
-                "0": Sched(mode="dwrr", bandwidth_percent=50),
-                "3": Sched(mode="dwrr", bandwidth_percent=50),
-                "6": Sched(mode="strict"),
-            },
-        )
+        return lab_port(mtu=9216, link_pause=None)
 
     return DeviceState(
         platform="sonic",
