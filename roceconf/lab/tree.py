@@ -61,6 +61,8 @@ class Grammar:
     nested_words: dict[str, tuple[str, ...]]
     #: Lines that are skipped when loading text (comments, ``end``).
     comment: str = r"^\s*(!|#|end\s*$|version\s)"
+    #: Negations the running config shows as a line of their own (``no shutdown`` on NX-OS).
+    shown_negations: tuple[str, ...] = ()
 
     def is_block(self, line: str) -> bool:
         return any(re.match(p, line) for p in self.blocks)
@@ -133,6 +135,7 @@ NXOS = Grammar(
     ),
     nested={"policy-map": (r"class\s",), "router": (r"address-family\s", r"neighbor\s", r"vrf\s")},
     nested_words={"class": _CLASS_WORDS, "address-family": (), "neighbor": (), "vrf": ()},
+    shown_negations=("no shutdown", "no switchport", "no ip redirects", "no ipv6 redirects"),
 )
 
 EOS = Grammar(
@@ -331,11 +334,16 @@ class Editor:
             body = line[3:].strip() if line.startswith("no ") else line
             self._place_unindented(body)
             indent = 0
-        if line.startswith("no "):
-            self._parent().remove(line[3:].strip())
-            return
-        opens = self._opens(line)
         parent = self._parent()
+        if line.startswith("no "):
+            positive = line[3:].strip()
+            parent.remove(positive)
+            if line in self.g.shown_negations:
+                parent.get_or_add(line)
+            return
+        if "no " + line in self.g.shown_negations:
+            parent.remove("no " + line)
+        opens = self._opens(line)
         key = singleton_key(line)
         same = [c for c in parent.children if key is not None and singleton_key(c.text) == key]
         if same and parent.find(line) is None:

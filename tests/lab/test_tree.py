@@ -52,11 +52,22 @@ def test_indented_input_and_no_and_existing_block() -> None:
     ]:
         ed.apply(line)
     assert tree.render(root, tree.NXOS) == (
-        "interface Ethernet1/1\n  mtu 1500\n"
+        "interface Ethernet1/1\n  mtu 1500\n  no shutdown\n"
         "policy-map type network-qos NQ\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216\n"
     )
     ed2 = tree.Editor(root, tree.NXOS)
     ed2.apply("no policy-map type network-qos NQ")
     ed2.apply("interface Ethernet1/1")
     ed2.apply("no mtu")
-    assert tree.render(root, tree.NXOS) == "interface Ethernet1/1\n"
+    assert tree.render(root, tree.NXOS) == "interface Ethernet1/1\n  no shutdown\n"
+
+
+def test_nxos_shows_no_shutdown_as_a_line() -> None:
+    root = tree.parse("interface Ethernet1/1\n  shutdown\n", tree.NXOS)
+    ed = tree.Editor(root, tree.NXOS)
+    ed.apply("interface Ethernet1/1")
+    ed.apply("no shutdown")
+    ed.apply("mtu 9216")
+    assert tree.render(root, tree.NXOS) == "interface Ethernet1/1\n  no shutdown\n  mtu 9216\n"
+    ed.apply("shutdown")
+    assert tree.render(root, tree.NXOS) == "interface Ethernet1/1\n  mtu 9216\n  shutdown\n"
