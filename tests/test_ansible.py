@@ -193,7 +193,9 @@ def test_generate_apply_audit_fault(lab_run: LabRun) -> None:
     lab.edit("leaf3", drop_pfc)
     res = lab_run.playbook("drift_audit.yml")
     assert res.returncode != 0, _fail(res)
-    finding = re.search(r"leaf3: \[critical\] (interfaces\.Ethernet0\.pfc\S*) \(Ethernet0\)", res.stdout)
+    finding = re.search(
+        r"leaf3: \[critical\] (interfaces\.Ethernet0\.pfc\.no_drop) \(Ethernet0\) expected \[3\]", res.stdout
+    )
     assert finding, _fail(res)
     report = json.loads((folders[0] / "drift.json").read_text())
     leaf3 = next(d for d in report["devices"] if d["device"] == "leaf3")
