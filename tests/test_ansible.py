@@ -319,3 +319,61 @@ def test_example_pod_inventory_matches_the_pod_intent_and_decrypts(tmp_path: Pat
     for p in pod.rglob("*"):
         if p.is_file():
             assert secret not in p.read_text()  # only the vaulted form is stored
+
+
+def test_drift_module_fail_on_and_unknown(tmp_path: Path) -> None:
+    fab = load_valid(INTENT)
+    data = json.loads(render_fabric(fab, "leaf3")["leaf3.json"])
+    del data["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"]
+    password = secrets.token_urlsafe(16)
+    env = ansible_env(tmp_path, ROCECONF_USERNAME="labuser", ROCECONF_PASSWORD=password)
+    with Lab("labuser", password) as lab:
+        lab.add("leaf3", "sonic", json.dumps(data))
+
+        def run(**args: object) -> tuple[int, dict]:
+            params = {
+                "intent": str(INTENT),
+                "device": "leaf3",
+                "host": "127.0.0.1",
+                "port": lab.port("leaf3"),
+                "platform": "sonic",
+                "timeout": 5,
+                "retries": 0,
+                **args,
+            }
+            res = subprocess.run(
+                [
+                    str(BIN / "ansible"),
+                    "localhost",
+                    "-M",
+                    str(PLAYBOOKS / "library"),
+                    "-m",
+                    "roceconf_drift",
+                    "-a",
+                    json.dumps(params),
+                    "-e",
+                    json.dumps({"ansible_python_interpreter": sys.executable}),
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert password not in res.stdout + res.stderr
+            body = res.stdout[res.stdout.index("=> {") + 3 :]
+            return res.returncode, json.loads(body)
+
+        rc, out = run(fail_on="never")
+        assert rc == 0 and out["changed"] and out["status"] == "drift"
+        fields = {i["field"]: i["severity"] for i in out["drift"]["items"]}
+        assert fields["interfaces.Ethernet0.pfc.no_drop"] == "critical"
+        assert out["drift"]["remediation"]  # the commands that fix it
+
+        rc, out = run(fail_on="critical")
+        assert rc != 0 and "interfaces.Ethernet0.pfc.no_drop" in out["msg"] and "leaf3" in out["msg"]
+
+        lab.set_fault("leaf3", "refuse")
+        rc, out = run()
+        assert rc != 0 and out["status"] == "unknown" and "connection refused" in out["msg"]
+        rc, out = run(fail_on_unknown=False)
+        assert rc == 0 and not out["changed"] and out["drift"]["reason"]

@@ -95,6 +95,11 @@ def test_check_apply_apply_again(lab: Lab, fabric: Fabric, rendered: dict[str, s
     assert res.changed and not res.committed and res.diff.strip()
     assert "9214" in res.diff  # the MTU the intent wants
     assert lab.get_config(name) == before  # check mode changed nothing
+    device = lab.device(name)
+    assert not device.sessions  # no EOS config session left open
+    assert device.junos_candidate == device.junos  # Junos candidate rolled back
+    assert device.pending == device.data  # NVUE pending revision detached
+    assert not [f for f in device.files if "roceconf" in f]  # nothing left uploaded
 
     res = apply_config(tg, dev.platform, text, check=False, timeout=10, confirm_seconds=60)
     assert res.changed and res.committed, res.messages
