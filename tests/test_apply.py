@@ -98,7 +98,7 @@ def test_check_apply_apply_again(lab: Lab, fabric: Fabric, rendered: dict[str, s
     device = lab.device(name)
     assert not device.sessions  # no EOS config session left open
     assert device.junos_candidate == device.junos  # Junos candidate rolled back
-    assert device.pending == device.data  # NVUE pending revision detached
+    assert device.platform != "nvue" or device.pending == device.data  # NVUE pending revision detached
     assert not [f for f in device.files if "roceconf" in f]  # nothing left uploaded
 
     res = apply_config(tg, dev.platform, text, check=False, timeout=10, confirm_seconds=60)
