@@ -124,3 +124,14 @@ def test_linux_config_mode_is_a_root_shell(lab: Lab, creds: tuple[str, str]) -> 
         out = conn.send_config_set(["config load /etc/sonic/config_db.json -y", "hostname; echo a; echo b"])
         assert "root@sonic1" in out and "sonic1\na\nb" in out
         assert conn.find_prompt() == f"{creds[0]}@sonic1:~$"
+
+
+def test_junos_exit_with_uncommitted_changes_asks_and_keeps_running_config(
+    lab: Lab, creds: tuple[str, str]
+) -> None:
+    with ConnectHandler(**netmiko_args(lab, "spine1", creds, "juniper_junos")) as conn:
+        out = conn.send_config_set(["set interfaces et-0/0/3 mtu 9216"])  # exits config mode itself
+        assert "Exit with uncommitted changes?" in out
+        assert conn.find_prompt() == f"{creds[0]}@spine1>"
+        assert "et-0/0/3" not in conn.send_command("show configuration | display set")
+    assert "et-0/0/3" not in lab.get_config("spine1")
