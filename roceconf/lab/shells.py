@@ -499,7 +499,12 @@ class EosEngine:
                 self.editor.root.children = []
                 return {}
             if words[0] == "show":
-                return self.show(cmd)
+                base, pipes = split_pipes(cmd)
+                out = self.show(base)
+                if pipes and isinstance(out, dict) and "_text" in out:
+                    text = apply_pipes(out["_text"], [p for p in pipes if p != "json"])
+                    out = {"_text": text + ("\n" if text else ""), "output": text}
+                return out
             if self.editor is not None:
                 self.editor.apply(cmd)
                 return {}

@@ -100,3 +100,15 @@ def test_eos_eapi_invalid_command_is_a_command_error(lab: Lab, creds: tuple[str,
     assert "frobnicate" in str(err.value)
     text = node.execute(["show running-config"], encoding="text")["result"][0]["output"]
     assert text.startswith("hostname leaf2")
+
+
+def test_eos_eapi_text_pipes(lab: Lab, creds: tuple[str, str]) -> None:
+    import pyeapi
+
+    node = pyeapi.connect(
+        transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password=creds[1]
+    )
+    out = node.execute(["show running-config | section interface"], encoding="text")["result"][0]["output"]
+    assert out.startswith("interface Ethernet1\n   mtu 9214") and "qos map" not in out
+    out = node.execute(["show running-config | include mtu"], encoding="text")["result"][0]["output"]
+    assert out.strip() == "mtu 9214"
