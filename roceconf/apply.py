@@ -5,18 +5,18 @@ depends on the platform (``Platform.apply_method``; where a platform module does
 of :func:`apply_method` is used):
 
 ``napalm`` (EOS over eAPI, NX-OS over SSH with ``nxos_ssh``)
-    ``load_merge_candidate`` -> ``compare_config`` -> ``commit_config``; then the same candidate is loaded
-    again and must compare empty, otherwise napalm ``rollback()`` restores the configuration saved by the
-    commit. napalm's EOS ``commit_config(revert_in=...)`` needs ``configure session ... commit timer``;
-    NX-OS has no commit-confirm in napalm, so both use verify-or-rollback.
+    ``load_merge_candidate`` -> ``compare_config`` -> ``commit_config``; then, from a new session, the same
+    candidate is loaded again and must compare empty, otherwise napalm ``rollback()`` restores the
+    configuration saved by the commit. napalm's EOS ``commit_config(revert_in=...)`` needs ``configure
+    session ... commit timer``; NX-OS has no commit-confirm in napalm, so both use verify-or-rollback.
 ``junos-cli`` (Junos CLI over SSH, netmiko ``juniper_junos``)
     ``configure``, the ``set``/``delete`` lines, ``show | compare``; ``rollback 0`` when there is no
-    difference or in check mode; otherwise ``commit confirmed N`` (minutes), verify, then ``commit``.
+    difference, in check mode or on an error; otherwise ``commit confirmed N`` (minutes), then ``commit``
+    from a new session (a switch that became unreachable is not confirmed and rolls back by itself).
 ``nvue-patch`` (Cumulus Linux NVUE over SSH)
     upload the YAML patch, ``nv config detach``, ``nv config patch F``, ``nv config diff``; ``nv config
-    detach`` when empty or in check mode; otherwise ``nv config apply --confirm Ns -y``, verify that the
-    pending revision equals the applied one, then ``nv config apply -y`` to confirm (otherwise NVUE rolls
-    back by itself after N seconds).
+    detach`` when empty, in check mode or on an error; otherwise ``nv config apply --confirm Ns -y``, then
+    ``nv config apply -y`` from a new session to confirm (otherwise NVUE rolls back after N seconds).
 ``sonic-config-load`` (community SONiC, bash over SSH)
     the diff is computed here: the running CONFIG_DB (``show runningconfiguration all``) before and after a
     merge of the fragment; then upload, ``sudo config load F -y``, verify that every field of the fragment
@@ -140,27 +140,47 @@ def _napalm(
     if target.port:
         optional["port"] = target.port
     config = _strip_comments(text, plat)
-    dev = get_network_driver(driver)(
-        target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
-    )
-    dev.open()
+
+    def session() -> Any:
+        dev = get_network_driver(driver)(
+            target.host,
+            target.username,
+            target.password,
+            timeout=int(max(1, timeout)),
+            optional_args=dict(optional),
+        )
+        dev.open()
+        return dev
+
+    def close(dev: Any) -> None:
+        try:
+            dev.close()
+        except Exception:  # noqa: BLE001 - closing must not mask the result
+            pass
+
     res = ApplyResult(changed=False)
+    dev = session()
     try:
         dev.load_merge_candidate(config=config)
         diff = dev.compare_config().strip()
-        if not diff:
+        if not diff or check:
             dev.discard_config()
-            res.messages.append("no difference: nothing to commit")
+            if diff:
+                res.changed, res.diff = True, diff + "\n"
+                res.messages.append("check mode: candidate compared and discarded")
+            else:
+                res.messages.append("no difference: nothing to commit")
             return res
         res.changed, res.diff = True, diff + "\n"
-        if check:
-            dev.discard_config()
-            res.messages.append("check mode: candidate compared and discarded")
-            return res
         dev.commit_config()
         res.committed = True
         res.messages.append("committed (napalm commit_config)")
-        # verify: the same merge must now be a no-op, else restore the pre-commit configuration
+    finally:
+        close(dev)
+    # verify from a NEW session: the device answers, and the same merge is now a no-op; otherwise restore
+    # the configuration napalm saved before the commit
+    dev = session()
+    try:
         dev.load_merge_candidate(config=config)
         left = dev.compare_config().strip()
         dev.discard_config()
@@ -170,13 +190,10 @@ def _napalm(
                 f"{target.name}: after the commit the device still differs from the config "
                 f"({_first_lines(left)}); rolled back to the configuration before the commit"
             )
-        res.messages.append("verified: a second compare shows no difference")
+        res.messages.append("verified from a new session: a second compare shows no difference")
         return res
     finally:
-        try:
-            dev.close()
-        except Exception:  # noqa: BLE001 - closing must not mask the result
-            pass
+        close(dev)
 
 
 def _strip_comments(text: str, plat: Platform) -> str:
@@ -247,47 +264,67 @@ def _junos(
     lines = [ln.strip() for ln in text.splitlines() if ln.strip().startswith(("set ", "delete "))]
     if not lines:
         raise ApplyError(f"{target.name}: the rendered config has no set/delete lines")
-    conn = _connect(target, plat.netmiko_device_type or "juniper_junos", timeout)
+    device_type = plat.netmiko_device_type or "juniper_junos"
     res = ApplyResult(changed=False)
+    minutes = max(1, math.ceil(confirm / 60)) if confirm else 0
+    conn = _connect(target, device_type, timeout)
+    try:
+
+        def cfg(cmd: str, wait: float = timeout) -> str:
+            return conn.send_command(cmd, expect_string=r"#", read_timeout=wait)
+
+        conn.config_mode()
+        try:
+            for ln in lines:
+                _check_output(target, ln, cfg(ln))
+            diff = cfg("show | compare").strip()
+            if not diff or check:
+                cfg("rollback 0")
+                conn.exit_config_mode()
+                if diff:
+                    res.changed, res.diff = True, diff + "\n"
+                    res.messages.append("check mode: candidate compared and rolled back (rollback 0)")
+                else:
+                    res.messages.append("no difference: nothing to commit")
+                return res
+            res.changed, res.diff = True, diff + "\n"
+            out = cfg(f"commit confirmed {minutes}" if minutes else "commit", max(timeout, 120))
+            _check_output(target, "commit", out)
+            if "commit complete" not in out:
+                raise ApplyError(f"{target.name}: commit failed: {_first_lines(out)}")
+        except Exception:
+            if not res.committed:  # leave no half-loaded candidate behind
+                try:
+                    cfg("rollback 0")
+                    conn.exit_config_mode()
+                except Exception:  # noqa: BLE001 - the original error matters more
+                    pass
+            raise
+        res.committed = True
+        if not minutes:
+            res.messages.append("commit")
+            conn.exit_config_mode()
+            return res
+        res.messages.append(f"commit confirmed {minutes} (rolled back unless confirmed)")
+        conn.exit_config_mode()
+    finally:
+        _close(conn)
+    # confirm from a NEW session: proves the device is still reachable after the change
+    try:
+        conn = _connect(target, device_type, timeout)
+    except Exception as e:  # noqa: BLE001
+        raise ApplyError(
+            f"{target.name}: not reachable after 'commit confirmed' ({type(e).__name__}); not confirmed: "
+            f"Junos rolls the change back within {minutes} minute(s)"
+        ) from None
     try:
         conn.config_mode()
-        for ln in lines:
-            _check_output(target, ln, conn.send_command(ln, expect_string=r"#", read_timeout=timeout))
-        diff = conn.send_command("show | compare", expect_string=r"#", read_timeout=timeout).strip()
-        if not diff:
-            conn.send_command("rollback 0", expect_string=r"#", read_timeout=timeout)
-            conn.exit_config_mode()
-            res.messages.append("no difference: nothing to commit")
-            return res
-        res.changed, res.diff = True, diff + "\n"
-        if check:
-            conn.send_command("rollback 0", expect_string=r"#", read_timeout=timeout)
-            conn.exit_config_mode()
-            res.messages.append("check mode: candidate compared and rolled back (rollback 0)")
-            return res
-        if confirm:
-            minutes = max(1, math.ceil(confirm / 60))
-            out = conn.send_command(
-                f"commit confirmed {minutes}", expect_string=r"#", read_timeout=max(timeout, 120)
-            )
-            _check_output(target, "commit confirmed", out)
-            if "commit complete" not in out:
-                raise ApplyError(f"{target.name}: commit confirmed failed: {_first_lines(out)}")
-            res.committed = True
-            res.messages.append(f"commit confirmed {minutes} (rolled back unless confirmed)")
-            left = conn.send_command("show | compare", expect_string=r"#", read_timeout=timeout).strip()
-            if left:
-                raise ApplyError(
-                    f"{target.name}: candidate still differs after commit ({_first_lines(left)}); "
-                    f"not confirmed: Junos rolls back within {minutes} minute(s)"
-                )
         out = conn.send_command("commit", expect_string=r"#", read_timeout=max(timeout, 120))
         _check_output(target, "commit", out)
         if "commit complete" not in out:
-            raise ApplyError(f"{target.name}: commit failed: {_first_lines(out)}")
-        res.committed = True
-        res.messages.append("commit (confirmed)" if confirm else "commit")
+            raise ApplyError(f"{target.name}: confirming commit failed: {_first_lines(out)}")
         conn.exit_config_mode()
+        res.messages.append("commit (confirmed from a new session)")
         return res
     finally:
         _close(conn)
@@ -298,42 +335,60 @@ def _nvue(
     target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
 ) -> ApplyResult:
     path = f"/tmp/roceconf-{target.name}.yaml"
-    conn = _connect(target, plat.netmiko_device_type or "linux", timeout)
+    device_type = plat.netmiko_device_type or "linux"
     res = ApplyResult(changed=False)
-
-    def run(cmd: str) -> str:
-        return _check_output(target, cmd, conn.send_command(cmd, read_timeout=timeout))
-
+    conn = _connect(target, device_type, timeout)
     try:
+
+        def run(cmd: str) -> str:
+            return _check_output(target, cmd, conn.send_command(cmd, read_timeout=timeout))
+
         _upload(conn, target, path, text, timeout)
-        run("nv config detach")
-        run(f"nv config patch {path}")
-        diff = conn.send_command("nv config diff", read_timeout=timeout).strip()
-        if not diff:
+        try:
             run("nv config detach")
-            run(f"rm -f {path}")
-            res.messages.append("no difference: nothing to apply")
-            return res
-        res.changed, res.diff = True, diff + "\n"
-        if check:
-            run("nv config detach")
-            run(f"rm -f {path}")
-            res.messages.append("check mode: patch compared and detached")
-            return res
-        if confirm:
-            run(f"nv config apply --confirm {int(confirm)}s -y")
+            run(f"nv config patch {path}")
+            diff = conn.send_command("nv config diff", read_timeout=timeout).strip()
+            if not diff or check:
+                run("nv config detach")
+                if diff:
+                    res.changed, res.diff = True, diff + "\n"
+                    res.messages.append("check mode: patch compared and detached")
+                else:
+                    res.messages.append("no difference: nothing to apply")
+                return res
+            res.changed, res.diff = True, diff + "\n"
+            run(f"nv config apply --confirm {int(confirm)}s -y" if confirm else "nv config apply -y")
             res.committed = True
-            res.messages.append(f"nv config apply --confirm {int(confirm)}s (rolled back unless confirmed)")
-            left = conn.send_command("nv config diff", read_timeout=timeout).strip()
-            if left:
-                raise ApplyError(
-                    f"{target.name}: pending revision still differs after apply ({_first_lines(left)}); "
-                    f"not confirmed: NVUE rolls back within {int(confirm)} s"
-                )
-        run("nv config apply -y")
-        res.committed = True
-        res.messages.append("nv config apply (confirmed)" if confirm else "nv config apply")
-        run(f"rm -f {path}")
+        except Exception:
+            if not res.committed:  # leave no pending revision behind
+                try:
+                    conn.send_command("nv config detach", read_timeout=timeout)
+                except Exception:  # noqa: BLE001
+                    pass
+            raise
+        finally:
+            try:
+                conn.send_command(f"rm -f {path}", read_timeout=timeout)
+            except Exception:  # noqa: BLE001
+                pass
+        if not confirm:
+            res.messages.append("nv config apply")
+            return res
+        res.messages.append(f"nv config apply --confirm {int(confirm)}s (rolled back unless confirmed)")
+    finally:
+        _close(conn)
+    # confirm from a NEW session: proves the switch is still reachable after the change
+    try:
+        conn = _connect(target, device_type, timeout)
+    except Exception as e:  # noqa: BLE001
+        raise ApplyError(
+            f"{target.name}: not reachable after 'nv config apply --confirm' ({type(e).__name__}); not "
+            f"confirmed: NVUE rolls the change back within {int(confirm)} s"
+        ) from None
+    try:
+        out = conn.send_command("nv config apply -y", read_timeout=timeout)
+        _check_output(target, "nv config apply", out)
+        res.messages.append("nv config apply (confirmed from a new session)")
         return res
     finally:
         _close(conn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -192,3 +193,44 @@ def test_platform_mismatch_and_empty_config_are_refused(lab: Lab) -> None:
         apply_config(target(lab, "leaf1"), "nxos", "hostname x\n", check=True)
     with pytest.raises(ApplyError, match="empty"):
         apply_config(target(lab, "leaf1"), "eos", "  \n", check=True)
+
+
+def _cut_off_after_first_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The change cuts the management connection: every SSH session after the first one fails."""
+    import roceconf.apply as apply_mod
+
+    real = apply_mod._connect
+    calls = {"n": 0}
+
+    def connect(*args: object, **kwargs: object) -> object:
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise TimeoutError("no answer")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(apply_mod, "_connect", connect)
+
+
+def test_nvue_unconfirmed_apply_rolls_back_by_itself(
+    lab: Lab, rendered: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = lab.get_config("leaf2")
+    _cut_off_after_first_session(monkeypatch)
+    with pytest.raises(ApplyError, match="not confirmed"):
+        apply_config(target(lab, "leaf2"), "nvue", rendered["leaf2.yaml"], check=False, confirm_seconds=1)
+    assert lab.get_config("leaf2") != before  # applied, waiting for the confirmation
+    deadline = time.monotonic() + 10
+    while lab.get_config("leaf2") != before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert lab.get_config("leaf2") == before  # NVUE rolled it back
+
+
+def test_junos_unconfirmed_commit_is_left_to_roll_back(
+    lab: Lab, rendered: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _cut_off_after_first_session(monkeypatch)
+    with pytest.raises(ApplyError, match="rolls the change back within 1 minute"):
+        apply_config(target(lab, "spine2"), "junos", rendered["spine2.set"], check=False, confirm_seconds=60)
+    history = list(lab.device("spine2").history)
+    assert history[-1] != "commit" and "commit confirmed 1" in history
+    assert lab.device("spine2").timers  # the commit-confirmed rollback is pending

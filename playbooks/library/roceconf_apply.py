@@ -10,11 +10,11 @@ short_description: Push a rendered RoCE config to one switch (compare, commit-co
 description:
   - Pushes the file rendered by M(roceconf_render) for ONE device with C(roceconf.apply.apply_config).
   - "EOS (eAPI) and NX-OS (C(nxos_ssh)): napalm C(load_merge_candidate), C(compare_config), C(commit_config);
-    the merge is loaded again after the commit and must compare empty, otherwise napalm C(rollback())."
-  - "Junos (CLI over SSH): C(configure), the set lines, C(show | compare), C(commit confirmed N), verify,
-    C(commit)."
+    the merge is loaded again from a new session and must compare empty, otherwise napalm C(rollback())."
+  - "Junos (CLI over SSH): C(configure), the set lines, C(show | compare), C(commit confirmed N), then
+    C(commit) from a new session (an unreachable switch is not confirmed and rolls back by itself)."
   - "NVUE (SSH): upload the YAML, C(nv config patch), C(nv config diff), C(nv config apply --confirm Ns -y),
-    verify, C(nv config apply -y)."
+    then C(nv config apply -y) from a new session to confirm."
   - "SONiC (SSH): the diff of the running CONFIG_DB before/after the merge, C(sudo config load F -y), verify,
     C(sudo config save -y) (no commit-confirm on SONiC)."
   - Idempotent; when the compare shows no difference nothing is committed and C(changed=false).
