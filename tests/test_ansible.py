@@ -132,11 +132,19 @@ def test_generate_apply_audit_fault(lab_run: LabRun) -> None:
     switches = sorted(n for n, d in lab.devices.items() if not d.is_host)
     hosts = sorted(n for n, d in lab.devices.items() if d.is_host)
 
+    # generate in check mode: shows every file's diff, writes nothing
+    res = lab_run.playbook("generate.yml", "--check", "--diff")
+    assert res.returncode == 0, _fail(res)
+    assert "+hostname spine1" in res.stdout and recap(res.stdout)["localhost"]["changed"] == 1
+    assert not (tmp / "render").exists()
+
     # generate: validate and render
     res = lab_run.playbook("generate.yml")
     assert res.returncode == 0, _fail(res)
     assert sorted(p.name for p in (tmp / "render").iterdir()) == sorted(render_fabric(load_valid(INTENT)))
     assert recap(res.stdout)["localhost"]["changed"] == 1
+    res = lab_run.playbook("generate.yml")
+    assert res.returncode == 0 and recap(res.stdout)["localhost"]["changed"] == 0, _fail(res)
 
     # apply in check mode: shows the diff, changes nothing on any device
     before = {n: lab.get_config(n) for n in lab.devices}
