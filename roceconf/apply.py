@@ -1,8 +1,7 @@
 """Push a rendered config to one device: compare first, commit only a real difference, verify, roll back.
 
 One function, :func:`apply_config`, used by the ``roceconf_apply`` Ansible module. The way a config is pushed
-depends on the platform (``Platform.apply_method``; where a platform module does not name one, the fallback
-of :func:`apply_method` is used):
+is named by the platform module (``Platform.apply_method``):
 
 ``napalm`` (EOS over eAPI, NX-OS over SSH with ``nxos_ssh``)
     ``load_merge_candidate`` -> ``compare_config`` -> ``commit_config``; then, from a new session, the same
@@ -73,16 +72,9 @@ class ApplyResult:
 
 def apply_method(plat: Platform) -> str:
     """How a platform's rendered config is pushed (``Platform.apply_method`` or the fallback)."""
-    if plat.apply_method:
+    if plat.apply_method in METHODS:
         return plat.apply_method
-    if plat.kind == "nic":
-        return "script"
-    if plat.napalm_driver in ("eos", "nxos_ssh"):
-        return "napalm"
-    fallback = {"junos": "junos-cli", "nvue": "nvue-patch", "sonic": "sonic-config-load"}
-    if plat.name in fallback:
-        return fallback[plat.name]
-    raise ApplyError(f"platform {plat.name} has no apply method")
+    raise ApplyError(f"platform {plat.name} has no apply method (Platform.apply_method)")
 
 
 def apply_config(

@@ -384,6 +384,7 @@ def simulate(state: DeviceState, command: str) -> str | None:
 
 
 PLATFORM = Platform(
+    apply_method="script",
     name=NAME,
     kind="nic",
     title="Broadcom Thor/Thor2 (bnxt_en + bnxt_re)",

@@ -943,6 +943,7 @@ def _simulate_cat(state: DeviceState, path: str) -> str | None:
 
 
 PLATFORM = Platform(
+    apply_method="script",
     name=NAME,
     kind="nic",
     title="NVIDIA ConnectX-6/7 (mlx5, mlnx_qos)",

@@ -806,6 +806,7 @@ FILTERS = {
 }
 
 PLATFORM = Platform(
+    apply_method="napalm",
     name=NAME,
     kind="switch",
     title="Arista EOS",

@@ -1243,6 +1243,7 @@ FILTERS = {
 }
 
 PLATFORM = Platform(
+    apply_method="junos-cli",
     name="junos",
     kind="switch",
     title="Juniper Junos / Junos OS Evolved (QFX5000 line)",

@@ -215,7 +215,9 @@ class HostParser:
         if not argv:
             return
         # an empty answer is only meaningful for a few commands (plain 'dcb app show': no entries)
-        empty_ok = argv[0] in ("hostname", "rdma") or (argv[0] == "dcb" and "app" in argv and "-j" not in argv)
+        empty_ok = argv[0] in ("hostname", "rdma") or (
+            argv[0] == "dcb" and "app" in argv and "-j" not in argv
+        )
         if (is_unsupported(out) and argv[0] != "hostname") or (not out.strip() and not empty_ok):
             self.state.warn(f"{cmd}: {first.strip()[:160] or 'no output'}", start, code="UNSUPPORTED")
             dev = _dev_of(argv)
@@ -1069,6 +1071,7 @@ def simulate(state: DeviceState, command: str) -> str | None:
 
 # --------------------------------------------------------------------------- platform
 PLATFORM = Platform(
+    apply_method="script",
     name=NAME,
     kind="nic",
     title="Generic Linux host NIC (iproute2 dcb)",

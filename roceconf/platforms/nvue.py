@@ -1025,6 +1025,7 @@ FILTERS = {
 
 # ----------------------------------------------------------------------------- platform
 PLATFORM = Platform(
+    apply_method="nvue-patch",
     name="nvue",
     kind="switch",
     title="NVIDIA Cumulus Linux 5.x (NVUE)",

@@ -1053,6 +1053,7 @@ CAPABILITIES = Capabilities(
 )
 
 PLATFORM = Platform(
+    apply_method="napalm",
     name="nxos",
     kind="switch",
     title="Cisco NX-OS (Nexus 9000)",

@@ -1169,6 +1169,7 @@ CAPABILITIES = Capabilities(
 )
 
 PLATFORM = Platform(
+    apply_method="sonic-config-load",
     name="sonic",
     kind="switch",
     title="SONiC (community, CONFIG_DB)",
