@@ -99,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.configs.is_dir():
         print(f"lab: {args.configs}: not a directory", file=sys.stderr)
         return 2
+    if not args.inventory_out.parent.is_dir():
+        print(f"lab: {args.inventory_out.parent}: no such directory for the inventory", file=sys.stderr)
+        return 2
+    bad = [item for item in args.platform + args.fault if "=" not in item]
+    if bad:
+        print(f"lab: expected NAME=VALUE, got {bad[0]!r}", file=sys.stderr)
+        return 2
     overrides = dict(item.split("=", 1) for item in args.platform)
     faults = dict(item.split("=", 1) for item in args.fault)
 

@@ -112,3 +112,25 @@ def test_subprocess_needs_credentials(tmp_path: Path) -> None:
         timeout=30,
     )
     assert res.returncode == 2 and "ROCECONF_USERNAME" in res.stderr
+
+
+def test_subprocess_rejects_a_missing_inventory_directory(tmp_path: Path, creds: tuple[str, str]) -> None:
+    env = dict(os.environ, ROCECONF_USERNAME=creds[0], ROCECONF_PASSWORD=creds[1])
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "roceconf.lab",
+            "--configs",
+            str(_configs(tmp_path)),
+            "--inventory-out",
+            str(tmp_path / "nope" / "i.yml"),
+            "--ttl",
+            "1",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert res.returncode == 2 and "no such directory" in res.stderr and "Traceback" not in res.stderr
