@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roceconf import platforms
-from roceconf.drift.collect import Target
+from roceconf.drift.collect import Target, close_quietly, netmiko_connect
 from roceconf.platforms.base import Platform
 
 METHODS = ("napalm", "junos-cli", "nvue-patch", "sonic-config-load", "script")
@@ -196,32 +196,6 @@ def _strip_comments(text: str, plat: Platform) -> str:
 
 
 # ------------------------------------------------------------------------------------------- SSH helpers
-def _connect(target: Target, device_type: str, timeout: float) -> Any:
-    from netmiko import ConnectHandler
-
-    return ConnectHandler(
-        device_type=device_type,
-        host=target.host,
-        port=target.port or 22,
-        username=target.username,
-        password=target.password,
-        conn_timeout=timeout,
-        auth_timeout=timeout,
-        banner_timeout=timeout,
-        read_timeout_override=timeout,
-        fast_cli=True,
-        allow_agent=False,
-        use_keys=False,
-    )
-
-
-def _close(conn: Any) -> None:
-    try:
-        conn.disconnect()
-    except Exception:  # noqa: BLE001
-        pass
-
-
 def _first_lines(text: str, n: int = 3) -> str:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     more = f" ... (+{len(lines) - n} lines)" if len(lines) > n else ""
@@ -259,7 +233,7 @@ def _junos(
     device_type = plat.netmiko_device_type or "juniper_junos"
     res = ApplyResult(changed=False)
     minutes = max(1, math.ceil(confirm / 60)) if confirm else 0
-    conn = _connect(target, device_type, timeout)
+    conn = netmiko_connect(target, device_type, timeout)
     try:
 
         def cfg(cmd: str, wait: float = timeout) -> str:
@@ -300,10 +274,10 @@ def _junos(
         res.messages.append(f"commit confirmed {minutes} (rolled back unless confirmed)")
         conn.exit_config_mode()
     finally:
-        _close(conn)
+        close_quietly(conn)
     # confirm from a NEW session: proves the device is still reachable after the change
     try:
-        conn = _connect(target, device_type, timeout)
+        conn = netmiko_connect(target, device_type, timeout)
     except Exception as e:  # noqa: BLE001
         raise ApplyError(
             f"{target.name}: not reachable after 'commit confirmed' ({type(e).__name__}); not confirmed: "
@@ -319,7 +293,7 @@ def _junos(
         res.messages.append("commit (confirmed from a new session)")
         return res
     finally:
-        _close(conn)
+        close_quietly(conn)
 
 
 # ------------------------------------------------------------------------------------------- NVUE
@@ -329,7 +303,7 @@ def _nvue(
     path = f"/tmp/roceconf-{target.name}.yaml"
     device_type = plat.netmiko_device_type or "linux"
     res = ApplyResult(changed=False)
-    conn = _connect(target, device_type, timeout)
+    conn = netmiko_connect(target, device_type, timeout)
     try:
 
         def run(cmd: str) -> str:
@@ -368,10 +342,10 @@ def _nvue(
             return res
         res.messages.append(f"nv config apply --confirm {int(confirm)}s (rolled back unless confirmed)")
     finally:
-        _close(conn)
+        close_quietly(conn)
     # confirm from a NEW session: proves the switch is still reachable after the change
     try:
-        conn = _connect(target, device_type, timeout)
+        conn = netmiko_connect(target, device_type, timeout)
     except Exception as e:  # noqa: BLE001
         raise ApplyError(
             f"{target.name}: not reachable after 'nv config apply --confirm' ({type(e).__name__}); not "
@@ -383,7 +357,7 @@ def _nvue(
         res.messages.append("nv config apply (confirmed from a new session)")
         return res
     finally:
-        _close(conn)
+        close_quietly(conn)
 
 
 # ------------------------------------------------------------------------------------------- SONiC
@@ -417,7 +391,7 @@ def _sonic(
     if not isinstance(fragment, dict):
         raise ApplyError(f"{target.name}: the rendered SONiC config is not a CONFIG_DB object")
     path = f"/tmp/roceconf-{target.name}.json"
-    conn = _connect(target, plat.netmiko_device_type or "linux", timeout)
+    conn = netmiko_connect(target, plat.netmiko_device_type or "linux", timeout)
     res = ApplyResult(changed=False)
 
     def running() -> dict[str, Any]:
@@ -470,7 +444,7 @@ def _sonic(
         conn.send_command(f"rm -f {path}", read_timeout=timeout)
         return res
     finally:
-        _close(conn)
+        close_quietly(conn)
 
 
 # ------------------------------------------------------------------------------------------- host NIC
@@ -502,7 +476,7 @@ def _script(
         res.messages.append("check mode: read-back compared, script not run")
         return res
     path = f"/tmp/roceconf-{target.name}.sh"
-    conn = _connect(target, "linux", timeout)
+    conn = netmiko_connect(target, "linux", timeout)
     try:
         _upload(conn, target, path, text, timeout)
         out = conn.send_command(f"sudo bash {path}; echo roceconf-rc=$?", read_timeout=max(timeout, 120))
@@ -511,7 +485,7 @@ def _script(
         res.committed = True
         res.messages.append(f"sudo bash {path}")
     finally:
-        _close(conn)
+        close_quietly(conn)
     time.sleep(0.5)
     left = drift()
     if left:

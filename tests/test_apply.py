@@ -199,7 +199,7 @@ def _cut_off_after_first_session(monkeypatch: pytest.MonkeyPatch) -> None:
     """The change cuts the management connection: every SSH session after the first one fails."""
     import roceconf.apply as apply_mod
 
-    real = apply_mod._connect
+    real = apply_mod.netmiko_connect
     calls = {"n": 0}
 
     def connect(*args: object, **kwargs: object) -> object:
@@ -208,7 +208,7 @@ def _cut_off_after_first_session(monkeypatch: pytest.MonkeyPatch) -> None:
             raise TimeoutError("no answer")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(apply_mod, "_connect", connect)
+    monkeypatch.setattr(apply_mod, "netmiko_connect", connect)
 
 
 def test_nvue_unconfirmed_apply_rolls_back_by_itself(

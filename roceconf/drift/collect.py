@@ -213,12 +213,11 @@ def _napalm_running(target: Target, driver: str, timeout: float) -> str:
     return text
 
 
-def _netmiko_many(
-    target: Target, device_type: str, commands: list[str], timeout: float, bundle: bool = True
-) -> str:
+def netmiko_connect(target: Target, device_type: str, timeout: float) -> Any:
+    """An SSH CLI session (netmiko) with every timeout bounded and no agent or key lookups."""
     from netmiko import ConnectHandler
 
-    conn = ConnectHandler(
+    return ConnectHandler(
         device_type=device_type,
         host=target.host,
         port=target.port or 22,
@@ -232,6 +231,20 @@ def _netmiko_many(
         allow_agent=False,
         use_keys=False,
     )
+
+
+def close_quietly(conn: Any) -> None:
+    """Close a session; closing a broken session must not mask the result."""
+    try:
+        conn.disconnect()
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _netmiko_many(
+    target: Target, device_type: str, commands: list[str], timeout: float, bundle: bool = True
+) -> str:
+    conn = netmiko_connect(target, device_type, timeout)
     try:
         if bundle:
             # hosts: many small reads; send them as bash command lists that print the bundle markers
@@ -245,10 +258,7 @@ def _netmiko_many(
             return "\n".join(p.strip("\n") for p in parts) + "\n"
         outputs = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in commands}
     finally:
-        try:
-            conn.disconnect()
-        except Exception:  # noqa: BLE001
-            pass
+        close_quietly(conn)
     return "\n".join(outputs.values())
 
 
