@@ -164,6 +164,8 @@ EOS = Grammar(
         "neighbor": (),
         "vrf": (),
     },
+    # EOS prints these negations in running-config: `no priority` under a tx-queue is a setting (WRR), not a removal
+    shown_negations=("no shutdown", "no switchport", "no priority"),
 )
 
 GRAMMARS = {"nxos": NXOS, "eos": EOS}
@@ -341,8 +343,9 @@ class Editor:
             if line in self.g.shown_negations:
                 parent.get_or_add(line)
             return
-        if "no " + line in self.g.shown_negations:
-            parent.remove("no " + line)
+        for neg in self.g.shown_negations:  # `priority strict` replaces a shown `no priority`
+            if line == neg[3:] or line.startswith(neg[3:] + " "):
+                parent.remove(neg)
         opens = self._opens(line)
         key = singleton_key(line)
         same = [c for c in parent.children if key is not None and singleton_key(c.text) == key]

@@ -71,3 +71,30 @@ def test_nxos_shows_no_shutdown_as_a_line() -> None:
     assert tree.render(root, tree.NXOS) == "interface Ethernet1/1\n  no shutdown\n  mtu 9216\n"
     ed.apply("shutdown")
     assert tree.render(root, tree.NXOS) == "interface Ethernet1/1\n  mtu 9216\n  shutdown\n"
+
+
+def test_eos_no_priority_is_a_setting_not_a_removal() -> None:
+    root = tree.parse("qos profile P\n   uc-tx-queue 3\n      priority strict\n", tree.EOS)
+    ed = tree.Editor(root, tree.EOS)
+    for line in [
+        "qos profile P",
+        "   uc-tx-queue 3",
+        "      no priority",
+        "      bandwidth percent 50",
+        "   uc-tx-queue 0",
+        "      no priority",
+    ]:
+        ed.apply(line)
+    assert tree.render(root, tree.EOS) == (
+        "qos profile P\n"
+        "   uc-tx-queue 3\n"
+        "      no priority\n"
+        "      bandwidth percent 50\n"
+        "   uc-tx-queue 0\n"
+        "      no priority\n"
+    )
+    ed.apply("qos profile P")
+    ed.apply("   uc-tx-queue 0")
+    ed.apply("      priority strict")
+    assert "      no priority\n      bandwidth" in tree.render(root, tree.EOS)
+    assert tree.render(root, tree.EOS).endswith("   uc-tx-queue 0\n      priority strict\n")
