@@ -69,11 +69,7 @@ def load_inventory(path: str | Path) -> dict[str, Target]:
         "ANSIBLE_VAULT_PASSWORD_FILE"
     )
     if vault_file:
-        from ansible.cli import CLI
-
-        loader.set_vault_secrets(
-            CLI.setup_vault_secrets(loader, vault_ids=[], vault_password_files=[vault_file])
-        )
+        _use_vault_password_file(loader, vault_file)
     from ansible import constants as C
 
     try:
@@ -111,6 +107,28 @@ def load_inventory(path: str | Path) -> dict[str, Target]:
             transport=v.get("roceconf_transport") or v.get("transport"),
         )
     return out
+
+
+def _use_vault_password_file(loader: Any, vault_file: str) -> None:
+    """Make the vault password available to the loader and to ansible-core's process-wide vault context
+    (which decrypts vaulted values on access). Safe to call more than once in a process."""
+    from ansible.errors import AnsibleError
+    from ansible.parsing.vault import VaultSecretsContext, get_file_vault_secret
+
+    try:
+        secret = get_file_vault_secret(filename=vault_file, loader=loader)
+        secret.load()
+    except AnsibleError as e:
+        raise CollectError(
+            f"cannot read the vault password file: {str(e).splitlines()[0]}", retry=False
+        ) from None
+    secrets = [("default", secret)]
+    loader.set_vault_secrets(secrets)
+    ctx = VaultSecretsContext.current(optional=True)
+    if ctx is None:
+        VaultSecretsContext.initialize(VaultSecretsContext(secrets))
+    else:
+        ctx.secrets = secrets + [s for s in ctx.secrets if s[1] is not secret]
 
 
 def _plain(value: Any) -> str | None:
