@@ -18,7 +18,7 @@ from roceconf.diagnostics import DEFAULT_HINTS
 from roceconf.intent.fabric import DeviceSpec, Fabric, Settings, _dotted
 from roceconf.yamlsrc import Path_
 
-#: Ethernet header 14 + 802.1Q tag 4 + FCS 4 (nic-rules-headroom.md, Part 2 rule 5)
+#: Ethernet header 14 + 802.1Q tag 4 + FCS 4 (IEEE 802.3 frame format, IEEE 802.1Q tag)
 L2_OVERHEAD = 22
 #: RoCEv2 headers the NIC subtracts from the netdev MTU: GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4
 #: (Linux include/rdma/ib_addr.h iboe_get_mtu())
