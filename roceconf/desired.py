@@ -6,7 +6,7 @@ from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.names import natural_key
 from roceconf.render import render_state
-from roceconf.state import DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
+from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
 
 
 def _round(value: int, quantum: int) -> int:
@@ -77,7 +77,9 @@ def desired_state(dev: DeviceSpec) -> DeviceState:
             seed=s.ecmp.seed if cap.hash_seed else None,
             symmetric=s.ecmp.symmetric if cap.hash_symmetric else None,
         )
+    hints = plat.render_hints(dev.asic, dev.model) if plat.render_hints else {}
     return DeviceState(
+        hints=hints,
         platform=dev.platform,
         hostname=dev.name,
         dscp_to_tc=dscp_to_tc,
@@ -121,5 +123,5 @@ def expressible(desired: DeviceState) -> DeviceState:
         back = plat.parse(render_state(desired))
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
         return desired
-    data = _drop_lost(desired.model_dump(), back.model_dump())
-    return DeviceState.model_validate(data)
+    data = _drop_lost(desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
+    return DeviceState.model_validate({**data, "hints": dict(desired.hints)})

@@ -25,7 +25,7 @@ WatchdogAction = Literal["drop", "forward", "alert"]
 HASH_FIELDS = ("src_ip", "dst_ip", "ip_proto", "src_port", "dst_port", "ingress_port", "flow_label")
 HashField = Literal["src_ip", "dst_ip", "ip_proto", "src_port", "dst_port", "ingress_port", "flow_label"]
 
-META_FIELDS = frozenset({"warnings", "sources", "defaults"})
+META_FIELDS = frozenset({"warnings", "sources", "defaults", "hints"})
 
 
 class _Model(BaseModel):
@@ -129,6 +129,11 @@ class DeviceState(_Model):
     defaults: list[str] = Field(
         default_factory=list,
         description="Dotted field paths whose value is the platform's documented default",
+    )
+    hints: dict[str, str] = Field(
+        default_factory=dict,
+        description="Rendering hints the platform derives from the intent's ASIC/model (e.g. the EOS queue "
+        "keyword of the switch family); not part of the compared state",
     )
 
     # ----------------------------------------------------------------- helpers

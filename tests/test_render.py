@@ -159,3 +159,26 @@ def test_golden_dir_is_regenerable(tmp_path: Path) -> None:
     shutil.copytree(GOLDEN, tmp_path / "g")
     res = CliRunner().invoke(main, ["render", str(LAB), "-o", str(tmp_path / "g"), "--check"])
     assert res.exit_code == 0, res.output
+
+
+def test_eos_queue_keyword_follows_the_switch_family() -> None:
+    """Trident/Tomahawk EOS switches take `uc-tx-queue`, Sand (Jericho) ones `tx-queue`; both parse the same."""
+    text = LAB.read_text()
+    assert "  - name: leaf4\n    platform: eos\n    role: leaf\n    asic: tomahawk4\n" in text
+    text = text.replace(
+        "  - name: leaf4\n    platform: eos\n    role: leaf\n    asic: tomahawk4\n",
+        "  - name: leaf4\n    platform: eos\n    role: leaf\n    asic: jericho2\n",
+        1,
+    )
+    from roceconf.intent import load_text
+
+    states = desired_states(load_text(text, "jericho.yml"))
+    trident, sand = render_state(states["leaf1"]), render_state(states["leaf4"])
+    assert "\n   uc-tx-queue 3\n" in trident and "\n   tx-queue 3\n" not in trident
+    assert "\n   tx-queue 3\n" in sand and "\n   uc-tx-queue" not in sand
+    assert "\nip load-sharing trident" in trident and "\nip load-sharing trident" not in sand
+    eos = platforms.get("eos")
+    assert eos.parse(trident).semantic() == states["leaf1"].semantic()
+    # a Sand switch's hash profile is not rendered: everything else survives, the hash fields are not audited
+    assert eos.parse(sand).semantic() == expressible(states["leaf4"]).semantic()
+    assert expressible(states["leaf4"]).ecmp.fields is None

@@ -74,6 +74,9 @@ class Platform:
     apply_method: str | None = None
     #: Main template, relative to templates/<name>/.
     template: str = "device.j2"
+    #: Rendering hints from the device's ASIC and model (intent `asic:`/`model:`), e.g. which queue keyword
+    #: the switch family uses. Stored in DeviceState.hints; never compared.
+    render_hints: Callable[[str | None, str | None], dict[str, str]] | None = None
     #: For hosts: commands to read back a device, given its desired state (interface names).
     #: Default: ``collect_commands``.
     readback_commands: Callable[[DeviceState], list[str]] | None = None

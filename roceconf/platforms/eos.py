@@ -805,8 +805,23 @@ FILTERS = {
     "eos_ecn_line": eos_ecn_line,
 }
 
+#: Sand-family (Jericho VOQ) switches: 7280R/7500R/7800R. Their queues are `tx-queue N`; Trident/Tomahawk
+#: switches (7050X/7060X/7260X/7300X/7388) use `uc-tx-queue N` for unicast (AVD qos-profiles templates).
+_SAND_ASICS = ("jericho", "qumran", "arad")
+_SAND_MODELS = ("7280", "7500", "7800")
+
+
+def render_hints(asic: str | None, model: str | None) -> dict[str, str]:
+    """The switch family: it decides the queue keyword and the hash syntax (the parser reads both forms)."""
+    a, m = (asic or "").lower(), (model or "").upper()
+    if a.startswith(_SAND_ASICS) or any(x in m for x in _SAND_MODELS):
+        return {"family": "sand"}
+    return {"family": "trident"} if a or m else {}
+
+
 PLATFORM = Platform(
     apply_method="napalm",
+    render_hints=render_hints,
     name=NAME,
     kind="switch",
     title="Arista EOS",
