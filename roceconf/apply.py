@@ -223,6 +223,17 @@ def _upload(conn: Any, target: Target, path: str, text: str, timeout: float) -> 
         _check_output(target, "upload", conn.send_command(cmd, read_timeout=timeout))
 
 
+def _confirm_session(target: Target, device_type: str, timeout: float, step: str, fallback: str) -> Any:
+    """A NEW session to confirm a timed commit: proves the device is still reachable after the change.
+    If it is not, the change is left unconfirmed, and the device rolls it back by itself."""
+    try:
+        return netmiko_connect(target, device_type, timeout)
+    except Exception as e:  # noqa: BLE001
+        raise ApplyError(
+            f"{target.name}: not reachable after '{step}' ({type(e).__name__}); not confirmed: {fallback}"
+        ) from None
+
+
 # ------------------------------------------------------------------------------------------- Junos
 def _junos(
     target: Target, plat: Platform, text: str, check: bool, timeout: float, confirm: int | None
@@ -275,14 +286,13 @@ def _junos(
         conn.exit_config_mode()
     finally:
         close_quietly(conn)
-    # confirm from a NEW session: proves the device is still reachable after the change
-    try:
-        conn = netmiko_connect(target, device_type, timeout)
-    except Exception as e:  # noqa: BLE001
-        raise ApplyError(
-            f"{target.name}: not reachable after 'commit confirmed' ({type(e).__name__}); not confirmed: "
-            f"Junos rolls the change back within {minutes} minute(s)"
-        ) from None
+    conn = _confirm_session(
+        target,
+        device_type,
+        timeout,
+        "commit confirmed",
+        f"Junos rolls the change back within {minutes} minute(s)",
+    )
     try:
         conn.config_mode()
         out = conn.send_command("commit", expect_string=r"#", read_timeout=max(timeout, 120))
@@ -343,14 +353,13 @@ def _nvue(
         res.messages.append(f"nv config apply --confirm {int(confirm)}s (rolled back unless confirmed)")
     finally:
         close_quietly(conn)
-    # confirm from a NEW session: proves the switch is still reachable after the change
-    try:
-        conn = netmiko_connect(target, device_type, timeout)
-    except Exception as e:  # noqa: BLE001
-        raise ApplyError(
-            f"{target.name}: not reachable after 'nv config apply --confirm' ({type(e).__name__}); not "
-            f"confirmed: NVUE rolls the change back within {int(confirm)} s"
-        ) from None
+    conn = _confirm_session(
+        target,
+        device_type,
+        timeout,
+        "nv config apply --confirm",
+        f"NVUE rolls the change back within {int(confirm)} s",
+    )
     try:
         out = conn.send_command("nv config apply -y", read_timeout=timeout)
         _check_output(target, "nv config apply", out)
