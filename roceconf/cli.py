@@ -324,11 +324,26 @@ def demo(intent: str, out_dir: str, fmt: str) -> None:
         err=True,
     )
     if caught:
-        click.echo(f"demo OK: all {len(faulty)} injected faults found as critical drift, every other device in sync",
-                   err=True)
+        click.echo(
+            f"demo OK: all {len(faulty)} injected faults found as critical drift, every other device in sync",
+            err=True,
+        )
         sys.exit(EXIT_OK)
     click.echo(f"demo FAILED: drifted {sorted(drifted)}, expected {sorted(faulty)}", err=True)
     sys.exit(EXIT_FINDINGS)
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.pass_context
+def lab(ctx: click.Context) -> None:
+    """Run the loopback lab of simulated devices on 127.0.0.1 (see docs/lab.md).
+
+    Same options as `python -m roceconf.lab`: --configs DIR --inventory-out FILE [--ttl SECONDS]
+    [--platform NAME=PLATFORM] [--fault NAME=FAULT]; credentials from ROCECONF_USERNAME / ROCECONF_PASSWORD.
+    """
+    from roceconf.lab.__main__ import main as lab_main
+
+    sys.exit(lab_main(list(ctx.args)))
 
 
 class _progress:

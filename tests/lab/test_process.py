@@ -134,3 +134,38 @@ def test_subprocess_rejects_a_missing_inventory_directory(tmp_path: Path, creds:
         timeout=30,
     )
     assert res.returncode == 2 and "no such directory" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_roceconf_lab_command_runs_the_same_lab(tmp_path) -> None:  # noqa: ANN001
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    golden = Path(__file__).resolve().parent.parent / "golden" / "spine1.cfg"
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    (cfg / "spine1.cfg").write_text(golden.read_text())
+    inv = tmp_path / "inv.yml"
+    env = {**os.environ, "ROCECONF_USERNAME": "u", "ROCECONF_PASSWORD": "p"}
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "roceconf.cli",
+            "lab",
+            "--configs",
+            str(cfg),
+            "--inventory-out",
+            str(inv),
+            "--ttl",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "lab: 1 devices on 127.0.0.1" in r.stdout and "lab: stopped" in r.stdout
+    assert not inv.exists(), "the inventory the lab created is removed when it stops"
