@@ -124,7 +124,7 @@ def test_unreachable_and_broken_devices_are_unknown(
         for name, dev in fab.devices.items():
             lab.add(name, dev.platform, files[output_name(name, dev.platform)], fault=faults.get(name))
         inv = lab.write_inventory(tmp_path / "inventory.yml")
-        report = audit(fab, inventory=inv, workers=10, timeout=3, retries=1, credentials=creds)
+        report = audit(fab, inventory=inv, workers=10, timeout=5, retries=1, credentials=creds)
     by = {d.device: d for d in report.devices}
     for name in faults:
         assert by[name].status == "unknown", (name, by[name].status, by[name].items)
