@@ -25,6 +25,19 @@ def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
         click.echo(d.format(), err=err)
 
 
+def _echo_data(data: Any, fmt: str) -> None:
+    """Print data as JSON or block-style YAML (keys in the order given)."""
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="safe", pure=True)
+    y.default_flow_style = False
+    y.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
+    y.dump(data, sys.stdout)
+
+
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Turn DiagnosticError into compiler-style messages + exit 2; never show a traceback for bad input."""
 
@@ -121,15 +134,7 @@ def expand(intent: str, fmt: str) -> None:
     from roceconf.compile import expanded, load_valid
 
     data = expanded(load_valid(intent))
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        from ruamel.yaml import YAML
-
-        y = YAML(typ="safe", pure=True)
-        y.default_flow_style = False
-        y.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
-        y.dump(data, sys.stdout)
+    _echo_data(data, fmt)
 
 
 # ----------------------------------------------------------------------------------------- render
@@ -187,14 +192,7 @@ def parse(platform_name: str, file: str, fmt: str) -> None:
         sys.exit(EXIT_INVALID)
     state = platforms.get(platform_name).parse(text)
     data = state.model_dump(mode="json")
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        from ruamel.yaml import YAML
-
-        y = YAML(typ="safe", pure=True)
-        y.default_flow_style = False
-        y.dump(data, sys.stdout)
+    _echo_data(data, fmt)
     for w in state.warnings:
         click.echo(f"{file}:{w.line or 0}: warning[{w.code}]: {w.message}", err=True)
 
