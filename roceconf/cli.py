@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 findings (drift, stale render, changes), 2 invalid input, 3 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -50,8 +51,12 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             n = sum(1 for d in e.diagnostics if d.severity == "error")
             click.echo(f"{n} error(s)", err=True)
             sys.exit(EXIT_INVALID)
+        except BrokenPipeError:  # `roceconf ... | head`: the reader left; not an error of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_OK)
         except OSError as e:
-            click.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
+            where = f"{e.filename}: " if e.filename else ""
+            click.echo(f"error: {where}{e.strerror or e}", err=True)
             sys.exit(EXIT_INVALID)
 
     return wrapper
