@@ -10,7 +10,7 @@ from typing import Any
 
 from roceconf import platforms
 from roceconf.desired import desired_state
-from roceconf.diagnostics import Diagnostic, DiagnosticError, errors
+from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
 from roceconf.names import natural_key
 from roceconf.render import render_state
@@ -161,8 +161,7 @@ def expanded(fab: Fabric) -> dict[str, Any]:
 __all__ = [
     "CheckResult",
     "check_outputs",
-    "errors",
-    "expanded",
+        "expanded",
     "load_valid",
     "output_name",
     "render_fabric",

@@ -42,7 +42,3 @@ class DiagnosticError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = sorted(diagnostics)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
-
-
-def errors(diags: list[Diagnostic]) -> list[Diagnostic]:
-    return [d for d in diags if d.severity == "error"]
