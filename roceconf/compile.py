@@ -161,7 +161,7 @@ def expanded(fab: Fabric) -> dict[str, Any]:
 __all__ = [
     "CheckResult",
     "check_outputs",
-        "expanded",
+    "expanded",
     "load_valid",
     "output_name",
     "render_fabric",
