@@ -141,6 +141,10 @@ class DeviceState(_Model):
         """The comparable part: no meta data, stable ordering."""
         return self.model_dump(mode="json", exclude=set(META_FIELDS))
 
+    def same_as(self, other: DeviceState) -> bool:
+        """Semantic equality: the same RoCE behaviour, whatever the meta data."""
+        return self.semantic() == other.semantic()
+
     def warn(self, message: str, line: int | None = None, code: str = "PARSE") -> None:
         self.warnings.append(Warning_(line=line, message=message, code=code))
 
