@@ -144,15 +144,7 @@ def main() -> None:
             text = fh.read()
     except OSError as e:
         module.fail_json(msg=f"cannot read {p['src']}: {e.strerror or e} (run playbooks/generate.yml)")
-    target = Target(
-        name=p["device"],
-        platform=p["platform"],
-        host=p["host"],
-        port=p["port"],
-        username=p["username"],
-        password=p["password"],
-        transport=p["transport"],
-    )
+    target = Target.from_params(p)
     method = apply_method(plat)
     try:
         res = apply_config(

@@ -159,15 +159,7 @@ def main() -> None:
         module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
     if p["device"] not in fab.devices:
         module.fail_json(msg=f"no device named '{p['device']}' in the intent {p['intent']}")
-    target = Target(
-        name=p["device"],
-        platform=p["platform"],
-        host=p["host"],
-        port=p["port"],
-        username=p["username"],
-        password=p["password"],
-        transport=p["transport"],
-    )
+    target = Target.from_params(p)
     res = audit_device(
         fab,
         p["device"],

@@ -45,6 +45,20 @@ class Target:
     transport: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> Target:
+        """From the connection parameters the Ansible modules share (device, platform, host, port, transport,
+        username, password)."""
+        return cls(
+            name=params["device"],
+            platform=params["platform"],
+            host=params["host"],
+            port=params.get("port"),
+            username=params.get("username"),
+            password=params.get("password"),
+            transport=params.get("transport"),
+        )
+
     def scrub(self, text: str) -> str:
         """Remove the password (and the username) from any text we are about to show or log."""
         for secret in (self.password,):
