@@ -13,58 +13,49 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSeriali
 
 from roceconf.units import parse_length_m, parse_size, parse_speed_gbps, parse_time_ms
 
+
+def _unit_schema(number: str, minimum: int, pattern: str, description: str) -> WithJsonSchema:
+    """JSON Schema of a value given as a plain number or as a string with a unit."""
+    return WithJsonSchema(
+        {
+            "anyOf": [{"type": number, "minimum": minimum}, {"type": "string", "pattern": pattern}],
+            "description": description,
+        }
+    )
+
+
 Bytes = Annotated[
     int,
     BeforeValidator(parse_size),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "integer", "minimum": 0},
-                {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes)?\s*$"},
-            ],
-            "description": "bytes, or a size with a unit: 150KB, 1.5MB, 64KiB",
-        }
+    _unit_schema(
+        "integer",
+        0,
+        r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes)?\s*$",
+        "bytes, or a size with a unit: 150KB, 1.5MB, 64KiB",
     ),
 ]
 Millis = Annotated[
     int,
     BeforeValidator(parse_time_ms),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "integer", "minimum": 0},
-                {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*(ms|s|us)?\s*$"},
-            ],
-            "description": "milliseconds, or a duration with a unit: 200ms, 0.2s",
-        }
+    _unit_schema(
+        "integer",
+        0,
+        r"^\s*[0-9]+(\.[0-9]+)?\s*(ms|s|us)?\s*$",
+        "milliseconds, or a duration with a unit: 200ms, 0.2s",
     ),
 ]
 Gbps = Annotated[
     int,
     BeforeValidator(parse_speed_gbps),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "integer", "minimum": 1},
-                {"type": "string", "pattern": r"^\s*[0-9]+\s*([gG]|[gG]b/s|[gG]bps)?\s*$"},
-            ],
-            "description": "Gb/s, or a speed with a unit: 400G",
-        }
+    _unit_schema(
+        "integer", 1, r"^\s*[0-9]+\s*([gG]|[gG]b/s|[gG]bps)?\s*$", "Gb/s, or a speed with a unit: 400G"
     ),
 ]
 Metres = Annotated[
     float,
     BeforeValidator(parse_length_m),
     PlainSerializer(lambda v: int(v) if float(v).is_integer() else v),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "number", "minimum": 0},
-                {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*(m|km)?\s*$"},
-            ],
-            "description": "metres, or a length with a unit: 5m",
-        }
-    ),
+    _unit_schema("number", 0, r"^\s*[0-9]+(\.[0-9]+)?\s*(m|km)?\s*$", "metres, or a length with a unit: 5m"),
 ]
 Priority = Annotated[
     int, Field(ge=0, le=7, description="802.1p priority = switch traffic class = queue (0-7)")
