@@ -20,7 +20,7 @@ def _corpus(plat: str) -> list[str]:
         [
             p.read_text(encoding="utf-8", errors="replace")
             for p in sorted(d.glob("*"))
-            if not p.name.endswith((".yaml", ".md"))
+            if p.is_file() and not p.name.endswith((".yaml", ".md"))
         ]
         if d.is_dir()
         else []

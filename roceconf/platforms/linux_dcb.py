@@ -323,6 +323,16 @@ class HostParser:
                 p.tsa.update(_kv_map(g.get("tc-tsa", []), _tsa))
                 p.bw.update(_kv_map(g.get("tc-bw", []), lambda v: _int(v, 0, 100)))
                 p.prio_tc.update(_kv_map(g.get("prio-tc", []), lambda v: _int(v, 0, 7)))
+            willing = data.get("willing") if isinstance(data, dict) else None
+            if data is None:
+                w = _keyword_groups(out, {"willing", "ets-cap", "cbs", "tc-tsa", "tc-bw", "prio-tc", "pg-bw"})
+                willing = _onoff(w["willing"][0]) if w.get("willing") else None
+            if willing is True:
+                self.state.warn(
+                    f"{dev}: ETS is 'willing': DCBX from the link peer may replace this configuration",
+                    _line_of(out, start, ("willing",)),
+                    code="DCBX",
+                )
             if p.tsa or p.prio_tc:
                 p.ets_seen = True
                 p.at("scheduling", _line_of(out, start, ("tc_tsa", "prio_tc", "prio-tc", "tc-tsa")), out)

@@ -502,3 +502,27 @@ def test_script_runs_the_rendered_commands_and_is_repeatable(tmp_path) -> None:
     second = _run_script(text, path, tmp_path)
     assert second.returncode == 0
     assert (tmp_path / "calls.log").read_text().splitlines() == calls + calls
+
+
+def test_lab_dcb_answers_match_the_real_tool() -> None:
+    """The lab's simulated `dcb -j` answers are what iproute2's dcb prints for the same DCB state.
+
+    The fixture holds real iproute2 6.1.0 output (tests/fixtures/linux-dcb/README.md); the lab answers
+    the same commands from the state parsed out of it.
+    """
+    from pathlib import Path
+
+    from roceconf.platforms import linux_dcb
+
+    path = Path(__file__).parents[1] / "fixtures" / "linux-dcb" / "iproute2-61-roce-host.txt"
+    text = path.read_text()
+    recorded = {cmd: out.strip() for cmd, _, out in split_outputs(text)}
+    state = linux_dcb.parse(text)
+    for obj in ("pfc", "ets"):
+        cmd = f"dcb -j {obj} show dev ens1f0np0"
+        assert linux_dcb.simulate(state, cmd) == recorded[cmd]
+    cmd = "dcb -j app show dev ens1f0np0"
+    lab = json.loads(linux_dcb.simulate(state, cmd) or "{}")
+    real = json.loads(recorded[cmd])
+    # newer iproute2 adds a " " third element to each APP entry (see mlxsw-swp1-app-json); 6.1.0 does not
+    assert [e[:2] for e in lab["dscp_prio"]] == [e[:2] for e in real["dscp_prio"]]
