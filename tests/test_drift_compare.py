@@ -236,3 +236,29 @@ def test_inventory_with_vaulted_password(tmp_path: Path, monkeypatch: pytest.Mon
     )
     assert "s3cr3t" not in repr(t)
     assert t.scrub("login with s3cr3t-Pa55 failed") == "login with ******** failed"
+
+
+@pytest.mark.parametrize(
+    ("device", "mutate", "present", "absent"),
+    [
+        # a switch: the fix is the MTU line alone, no 'hostname' / 'host-name' noise
+        ("spine2", lambda s: setattr(s.interfaces["et-0/0/1"], "mtu", 1500), "mtu 9214", "host-name"),
+        ("leaf1", lambda s: setattr(s.interfaces["Ethernet2"], "mtu", 1500), "mtu 9214", "hostname"),
+        # a host script keeps its guard against running on the wrong machine
+        ("gpu1", lambda s: setattr(s.interfaces["eth0"], "mtu", 1500), "expected_host=gpu1", None),
+        ("gpu4", lambda s: setattr(s.interfaces["eth0"], "mtu", 1500), "EXPECTED_HOST=gpu4", None),
+    ],
+)
+def test_remediation_commands_hold_only_what_fixes_the_drift(
+    fab: Fabric, device: str, mutate, present: str, absent: str | None
+) -> None:
+    from roceconf.drift.remediate import remediation
+
+    desired = desired_states(fab)[device]
+    items = _items(fab, device, mutate)
+    assert [i.field for i in items] == [i.field for i in items if i.field.endswith(".mtu")] and items
+    (fix,) = remediation(desired, items, fab.devices[device].is_host)
+    assert fix.group == "mtu" and fix.disruptive
+    assert present in fix.commands
+    if absent is not None:
+        assert absent not in fix.commands

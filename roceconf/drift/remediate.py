@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from roceconf import platforms
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Interface
 
@@ -59,7 +60,10 @@ def _group(feature: str) -> str:
 
 def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = True) -> DeviceState:
     """A state with only the values at `paths` (plus what their syntax needs) taken from `desired`."""
-    part = DeviceState(platform=desired.platform, hostname=desired.hostname)
+    # host scripts use the hostname as a guard against running on the wrong machine; on a switch it would
+    # only add a 'hostname' command that changes nothing
+    host = platforms.get(desired.platform).kind != "switch"
+    part = DeviceState(platform=desired.platform, hostname=desired.hostname if host else None)
     for path in paths:
         p = path.split(".")
         if p[0] == "dscp_to_tc" and len(p) > 1 and p[1] in desired.dscp_to_tc:
