@@ -260,5 +260,8 @@ def test_remediation_commands_hold_only_what_fixes_the_drift(
     (fix,) = remediation(desired, items, fab.devices[device].is_host)
     assert fix.group == "mtu" and fix.disruptive
     assert present in fix.commands
+    # commands only: a script keeps its shebang, the template's comment header is gone
+    body = [ln for ln in fix.commands.splitlines() if not ln.startswith("#!")]
+    assert body and not body[0].lstrip().startswith(("#", "!"))
     if absent is not None:
         assert absent not in fix.commands

@@ -43,15 +43,15 @@ class Remediation:
 
 
 def _strip_header(text: str) -> str:
-    """Drop the template's leading comment header (sources, notes): remediation shows commands only."""
+    """Drop the template's leading comment header (sources, notes): remediation shows commands only.
+
+    A script's shebang line stays; the comment block after it goes."""
     lines = text.splitlines()
-    i = 0
-    while i < len(lines) and (
-        lines[i].lstrip().startswith("!")
-        or (lines[i].lstrip().startswith("#") and not lines[i].startswith("#!"))
-    ):
+    keep = [lines[0]] if lines and lines[0].startswith("#!") else []
+    i = len(keep)
+    while i < len(lines) and (lines[i].lstrip().startswith(("!", "#")) or not lines[i].strip()):
         i += 1
-    return "\n".join(lines[i:]) + "\n"
+    return "\n".join(keep + lines[i:]) + "\n"
 
 
 def _group(feature: str) -> str:
