@@ -265,3 +265,21 @@ def test_remediation_commands_hold_only_what_fixes_the_drift(
     assert body and not body[0].lstrip().startswith(("#", "!"))
     if absent is not None:
         assert absent not in fix.commands
+
+
+@pytest.mark.parametrize("device", ["gpu1", "gpu3", "gpu4"])
+def test_host_dscp_fix_restates_the_whole_table_on_every_port(fab: Fabric, device: str) -> None:
+    """NIC tools replace a port's DSCP table whole (flush, then set): the fix for one drifted DSCP must carry
+    the full table to every port that uses it, or running it would drop the other mappings."""
+    from roceconf import platforms
+    from roceconf.drift.remediate import remediation
+
+    desired = desired_states(fab)[device]
+    items = _items(fab, device, lambda s: s.dscp_to_tc.__setitem__("26", 0))
+    assert [i.field for i in items] == ["dscp_to_tc.26"]
+    (fix,) = remediation(desired, items, True)
+    stated = platforms.get(desired.platform).parse(fix.commands)
+    assert sorted(stated.interfaces) == sorted(desired.interfaces)
+    for name, itf in stated.interfaces.items():
+        assert itf.trust == "dscp"
+        assert (itf.dscp_to_tc or stated.dscp_to_tc) == desired.dscp_to_tc, name

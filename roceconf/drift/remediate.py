@@ -66,7 +66,14 @@ def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = 
     part = DeviceState(platform=desired.platform, hostname=desired.hostname if host else None)
     for path in paths:
         p = path.split(".")
-        if p[0] == "dscp_to_tc" and len(p) > 1 and p[1] in desired.dscp_to_tc:
+        if p[0] == "dscp_to_tc" and host:
+            # NIC tools program the DSCP table per port and replace it whole (flush, then set): render the
+            # full table on every port that uses the device-level map, or the fix would drop the other entries
+            part.dscp_to_tc = dict(desired.dscp_to_tc)
+            for name, itf in desired.interfaces.items():
+                if itf.dscp_to_tc is None and itf.trust in ("dscp", "pcp"):
+                    part.interfaces[name] = itf.model_copy(deep=True)
+        elif p[0] == "dscp_to_tc" and len(p) > 1 and p[1] in desired.dscp_to_tc:
             part.dscp_to_tc[p[1]] = desired.dscp_to_tc[p[1]]
         elif p[0] == "interfaces" and len(p) > 1 and p[1] in desired.interfaces:
             src = desired.interfaces[p[1]]
