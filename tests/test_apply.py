@@ -132,6 +132,20 @@ def test_junos_commit_confirmed_then_confirmed(lab: Lab, rendered: dict[str, str
     assert "set interfaces et-0/0/0 mtu 9214" in lab.get_config("spine2")
 
 
+def test_junos_moved_dscp_converges(lab: Lab, fabric: Fabric, rendered: dict[str, str]) -> None:
+    """A code point moved to another forwarding class out of band: apply replaces the owned classifier."""
+    moved = "forwarding-class RC-TC0 loss-priority low code-points 011010"
+    lab.edit("spine2", lambda t: t.replace("forwarding-class RC-TC3 loss-priority low code-points 011010", moved))
+    assert moved in lab.get_config("spine2")
+    tg = target(lab, "spine2")
+    res = apply_config(tg, "junos", rendered["spine2.set"], check=False, timeout=10, confirm_seconds=60)
+    assert res.committed and f"- set class-of-service classifiers dscp RC-DSCP {moved}" in res.diff
+    assert moved not in lab.get_config("spine2")
+    assert audit_device(fabric, "spine2", target=tg).status == "in_sync"
+    again = apply_config(tg, "junos", rendered["spine2.set"], check=False, timeout=10, confirm_seconds=60)
+    assert not again.changed and again.diff == ""
+
+
 def test_wrong_password_is_an_error_without_the_secret(lab: Lab, rendered: dict[str, str]) -> None:
     wrong = "Wr0ng-" + secrets.token_urlsafe(8)
     for name in ("leaf1", "spine1", "leaf2"):

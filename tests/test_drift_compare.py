@@ -283,3 +283,66 @@ def test_host_dscp_fix_restates_the_whole_table_on_every_port(fab: Fabric, devic
     for name, itf in stated.interfaces.items():
         assert itf.trust == "dscp"
         assert (itf.dscp_to_tc or stated.dscp_to_tc) == desired.dscp_to_tc, name
+
+
+def _dscp_moved_and_extra(s) -> None:
+    s.dscp_to_tc["26"] = 0  # moved from TC 3 to TC 0
+    s.dscp_to_tc["10"] = 3  # a mapping the intent does not have
+
+
+@pytest.mark.parametrize(
+    ("device", "by_hand"),
+    [
+        # NX-OS matches add up: the moved DSCP and the extra one both need a removal by hand
+        ("spine1", ["DSCP 26 is still matched for traffic class 0", "DSCP 10 maps to traffic class 3"]),
+        # EOS 'qos map' lines replace per DSCP: only the extra mapping is left to the engineer
+        ("leaf1", ["DSCP 10 maps to traffic class 3"]),
+        # Junos and the NIC tools replace the whole table: the commands cover both
+        ("spine2", []),
+        ("gpu4", []),
+    ],
+)
+def test_dscp_fix_says_what_it_cannot_remove(fab: Fabric, device: str, by_hand: list[str]) -> None:
+    from roceconf.drift.remediate import remediation
+
+    desired = desired_states(fab)[device]
+    items = _items(fab, device, _dscp_moved_and_extra)
+    assert sorted(i.field for i in items) == ["dscp_to_tc.10", "dscp_to_tc.26"]
+    (fix,) = remediation(desired, items, fab.devices[device].is_host)
+    assert len(fix.manual) == len(by_hand)
+    for words, note in zip(by_hand, fix.manual, strict=True):
+        assert words in note and "by hand" in note
+
+
+def test_junos_dscp_fix_replaces_the_classifier(fab: Fabric) -> None:
+    """Applied over the drifted config, the Junos fix leaves exactly the intended DSCP map."""
+    from roceconf import platforms
+    from roceconf.drift.remediate import remediation
+    from roceconf.lab.device import junos_lines
+    from roceconf.render import render_state
+
+    desired = desired_states(fab)["spine2"]
+    drifted = desired.model_copy(deep=True)
+    _dscp_moved_and_extra(drifted)
+    items = _items(fab, "spine2", _dscp_moved_and_extra)
+    (fix,) = remediation(desired, items, False)
+    assert "delete class-of-service classifiers dscp RC-DSCP" in fix.commands
+    after = "\n".join(junos_lines(render_state(drifted) + "\n" + fix.commands))
+    assert platforms.get("junos").parse(after).dscp_to_tc == desired.dscp_to_tc
+
+
+def test_report_shows_what_to_remove_by_hand(tmp_path: Path) -> None:
+    """NX-OS: DSCP 26 moved into the TC 0 class-map; the report names the stale match's line."""
+    d = tmp_path / "cfg"
+    shutil.copytree(GOLDEN, d)
+    cfg = d / "spine1.cfg"
+    text = cfg.read_text()
+    cfg.write_text(text.replace("  match dscp 0\n", "  match dscp 0,26\n").replace("  match dscp 26\n", ""))
+    line = cfg.read_text().splitlines().index("  match dscp 0,26") + 1
+    r = CliRunner()
+    res = r.invoke(main, ["drift", str(LAB), "--configs", str(d)])
+    assert res.exit_code == 1, res.output
+    assert "by hand: DSCP 26 is still matched for traffic class 0" in res.stdout
+    assert f"spine1.cfg:{line})" in res.stdout  # the stale match's line
+    md = r.invoke(main, ["drift", str(LAB), "--configs", str(d), "--format", "markdown"]).stdout
+    assert "- by hand: DSCP 26 is still matched" in md

@@ -147,7 +147,7 @@ def compare(
                 f"DSCP {dscp} is mapped into lossless traffic class {tc} on {device} but the intent does not classify it "
                 "there: unplanned traffic can fill the no-drop queue and trigger PFC",
                 file,
-                actual.line_of(".".join(parts), last=True),
+                actual.line_of(".".join(parts)),  # a DSCP's first line is its match / map statement
             )
     return sorted(items.values(), key=lambda i: (SEVERITY_RANK[i.severity], i.interface or "", i.field))
 
@@ -183,7 +183,8 @@ def _item(
     itf = parts[1] if parts[0] == "interfaces" and len(parts) > 1 else None
     sub = parts[2:] if itf else parts
     where = f"{device} {itf}" if itf else device
-    line = actual.line_of(dotted, last=True)
+    # the most specific line (an interface override after its profile); for a DSCP, its match / map line
+    line = actual.line_of(dotted, last=parts[0] != "dscp_to_tc")
     sev: Severity = "warning"
     feature = sub[0] if sub else parts[0]
     why = f"{dotted} is {_fmt(act)}, intent says {_fmt(exp)}"

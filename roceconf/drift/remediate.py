@@ -7,7 +7,7 @@ loss) and toggle the link on ConnectX NICs; MTU changes flap links; the rest is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from roceconf import platforms
@@ -30,6 +30,8 @@ class Remediation:
     fields: list[str]
     commands: str
     error: str | None = None
+    #: Steps the commands cannot do (removing a stale mapping whose syntax depends on the running config).
+    manual: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +41,7 @@ class Remediation:
             "fields": self.fields,
             "commands": self.commands,
             "error": self.error,
+            "manual": self.manual,
         }
 
 
@@ -62,17 +65,19 @@ def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = 
     """A state with only the values at `paths` (plus what their syntax needs) taken from `desired`."""
     # host scripts use the hostname as a guard against running on the wrong machine; on a switch it would
     # only add a 'hostname' command that changes nothing
-    host = platforms.get(desired.platform).kind != "switch"
+    plat = platforms.get(desired.platform)
+    host = plat.kind != "switch"
     part = DeviceState(platform=desired.platform, hostname=desired.hostname if host else None)
     for path in paths:
         p = path.split(".")
-        if p[0] == "dscp_to_tc" and host:
-            # NIC tools program the DSCP table per port and replace it whole (flush, then set): render the
-            # full table on every port that uses the device-level map, or the fix would drop the other entries
+        if p[0] == "dscp_to_tc" and plat.capabilities.dscp_map_replaced:
+            # the rendered table replaces the device's (Junos deletes its classifier first, NIC tools flush
+            # the port's table): render the whole map, or the fix would drop the other entries
             part.dscp_to_tc = dict(desired.dscp_to_tc)
-            for name, itf in desired.interfaces.items():
-                if itf.dscp_to_tc is None and itf.trust in ("dscp", "pcp"):
-                    part.interfaces[name] = itf.model_copy(deep=True)
+            if host:  # NIC tools program the table per port: every port that uses the device-level map
+                for name, itf in desired.interfaces.items():
+                    if itf.dscp_to_tc is None and itf.trust in ("dscp", "pcp"):
+                        part.interfaces[name] = itf.model_copy(deep=True)
         elif p[0] == "dscp_to_tc" and len(p) > 1 and p[1] in desired.dscp_to_tc:
             part.dscp_to_tc[p[1]] = desired.dscp_to_tc[p[1]]
         elif p[0] == "interfaces" and len(p) > 1 and p[1] in desired.interfaces:
@@ -105,25 +110,52 @@ def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = 
     return part
 
 
+def _manual_dscp(it: Any, caps: Any) -> str | None:
+    """What the engineer must remove by hand for a DSCP drift, or None when the commands cover it."""
+    if caps.dscp_map_replaced:
+        return None  # the rendered table replaces the device's: stale entries go with it
+    dscp = it.field.split(".")[-1]
+    where = f" ({it.location})" if it.location else ""
+    if it.expected is None:
+        return (
+            f"DSCP {dscp} maps to traffic class {it.actual}{where} but the intent leaves it unmapped: "
+            "remove that mapping by hand"
+        )
+    if it.actual is not None and caps.dscp_match_additive:
+        return (
+            f"DSCP {dscp} is still matched for traffic class {it.actual}{where}: remove it there by hand "
+            "(the commands add it to the intended class; the old match stays and may win)"
+        )
+    return None
+
+
 def remediation(desired: DeviceState, items: list, is_host: bool) -> list[Remediation]:
+    caps = platforms.get(desired.platform).capabilities
     by: dict[str, list[str]] = {}
+    manual: dict[str, list[str]] = {}
     for it in items:
-        if it.expected is None and it.field.startswith("dscp_to_tc"):
-            continue  # an extra mapping: removal syntax is platform-specific, leave it to the engineer
-        by.setdefault(_group(it.feature), []).append(it.field)
+        group = _group(it.feature)
+        if it.field.startswith("dscp_to_tc"):
+            note = _manual_dscp(it, caps)
+            if note is not None:
+                manual.setdefault(group, []).append(note)
+            if it.expected is None and not caps.dscp_map_replaced:
+                continue  # nothing to render: the mapping has to go
+        by.setdefault(group, []).append(it.field)
     out = []
     for group in ("interface", "pfc", "mtu", "other"):
-        if group not in by:
+        if group not in by and group not in manual:
             continue
         disruptive, why = GROUPS[group]
         if group == "pfc" and is_host:
             why = "PFC mask change on the NIC: mlx5 toggles the link (link flap)"
-        try:
-            text = _strip_header(
-                render_state(partial_state(desired, by[group], port_granular=group != "mtu"))
-            )
-            err = None
-        except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
-            text, err = "", f"{type(e).__name__}: {e}"
-        out.append(Remediation(group, disruptive, why, by[group], text, err))
+        text, err = "", None
+        if group in by:
+            try:
+                text = _strip_header(
+                    render_state(partial_state(desired, by[group], port_granular=group != "mtu"))
+                )
+            except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
+                text, err = "", f"{type(e).__name__}: {e}"
+        out.append(Remediation(group, disruptive, why, by.get(group, []), text, err, manual.get(group, [])))
     return out

@@ -39,6 +39,7 @@ class RemediationModel(_R):
     fields: list[str]
     commands: str
     error: str | None
+    manual: list[str]
 
 
 class WarningModel(_R):
@@ -146,6 +147,8 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
             for line in r.commands.splitlines():
                 if line.strip():
                     con.print(f"    {line}", markup=False, highlight=False)
+            for note in r.manual:
+                con.print(f"    by hand: {note}", markup=False, highlight=False)
     con.print()
     con.print(
         f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
@@ -270,6 +273,7 @@ def to_markdown(report: DriftReport) -> str:
                 "```",
                 r.commands.rstrip(),
                 "```",
+                *[f"- by hand: {_md(note)}" for note in r.manual],
                 "</details>",
             ]
     return "\n".join(out) + "\n"

@@ -44,6 +44,12 @@ class Capabilities:
     watchdog_actions: tuple[str, ...] = ()
     #: ECN thresholds are stored in multiples of this many bytes by the config syntax.
     ecn_quantum_bytes: int = 1
+    #: The rendered DSCP map replaces the device's table (the config deletes or flushes it first), so a
+    #: partial render (a drift fix) must carry the whole map, not only the drifted entries.
+    dscp_map_replaced: bool = False
+    #: DSCP matches add up (NX-OS class-map 'match dscp'): a DSCP moved to another class stays matched by
+    #: the class it was in until that match is removed.
+    dscp_match_additive: bool = False
     #: Does the platform's config express ECN / scheduling at all?
     ecn: bool = True
     scheduling: bool = True

@@ -949,6 +949,7 @@ PLATFORM = Platform(
     title="NVIDIA ConnectX-6/7 (mlx5, mlnx_qos)",
     extension="sh",
     capabilities=Capabilities(
+        dscp_map_replaced=True,
         min_mtu=Fact(68, "mlx5 netdev minmtu as reported by `ip -d link show` on ConnectX ports"),
         max_mtu=Fact(9978, "mlx5 netdev maxmtu as reported by `ip -d link show` on ConnectX-5/6/7 ports"),
         max_lossless_priorities=Fact(

@@ -230,6 +230,12 @@ def flatten(text: str) -> tuple[list[Stmt], list[tuple[tuple[str, ...], int]]]:
             if first == "deactivate":
                 deactivated.append((tuple(words), n))
                 continue
+            if first == "delete":
+                # a load-set file is applied in order: 'delete X' removes what earlier lines set under X
+                for w in _expand_lists([x for x in words if x not in ("{", "}", ";")]):
+                    prefix = tuple(w)
+                    stmts[:] = [st for st in stmts if st.words[: len(prefix)] != prefix]
+                continue
             if first != "set":
                 continue
             for w in _expand_lists([x for x in words if x not in ("{", "}", ";")]):
@@ -275,6 +281,8 @@ class _Obj:
 class _Classifier(_Obj):
     kind: str = "dscp"
     entries: dict[int, tuple[str, int, str]] = field(default_factory=dict)  # value -> (fc, line, text)
+    #: code points assigned to more than one forwarding class (never guessed: left unknown)
+    conflicts: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -464,6 +472,15 @@ class _Parser:
             if value is None:
                 self.warn(f"classifier {name}: unknown code point {rest[5]!r}", st.line)
                 return
+            prev = cl.entries.get(value)
+            if prev is not None and prev[0] != fc:
+                cl.conflicts.add(value)
+                self.warn(
+                    f"classifier {name}: code point {rest[5]} is assigned to forwarding classes {prev[0]} "
+                    f"(line {prev[1]}) and {fc}; its class is unknown",
+                    st.line,
+                    "AMBIGUOUS",
+                )
             cl.entries[value] = (fc, st.line, st.text)
         else:
             self.warn(f"classifier {name}: statement not understood: {st.text}", st.line)
@@ -723,6 +740,8 @@ class _Parser:
         cl.used = True
         out: dict[str, int] = {}
         for d, (fc, line, text) in sorted(cl.entries.items()):
+            if d in cl.conflicts:
+                continue
             tc = self._fc_queue(fc, line)
             if tc is not None:
                 out[str(d)] = tc
@@ -762,6 +781,8 @@ class _Parser:
             lines.append(line)
         cl = self.classifiers.get(("dscp", eff.dscp.value)) if eff.dscp else None
         for d, (line, _text) in sorted(cnp.in_dscp.items()):
+            if cl is not None and d in cl.conflicts:
+                continue  # the code point's class is unknown (warned where the classifier is read)
             entry = cl.entries.get(d) if cl else None
             if entry is None:
                 self.warn(
@@ -1206,6 +1227,7 @@ def _watchdog_options(
 # ------------------------------------------------------------------------------ platform
 
 CAPABILITIES = Capabilities(
+    dscp_map_replaced=True,
     min_mtu=Fact(256, f"{DOC_MTU} (Junos media MTU floor; not confirmed for every QFX5K model)"),
     max_mtu=Fact(9216, f"{JVD_CONFIG}; {DOC_MTU}"),
     max_lossless_priorities=Fact(

@@ -1087,6 +1087,7 @@ PLATFORM = Platform(
     title="Generic Linux host NIC (iproute2 dcb)",
     extension="sh",
     capabilities=Capabilities(
+        dscp_map_replaced=True,
         min_mtu=Fact(68, "Linux ETH_MIN_MTU (include/uapi/linux/if_ether.h)"),
         max_mtu=Fact(9000, "common jumbo MTU; the real limit is per driver (ip -d link show: max_mtu)"),
         max_lossless_priorities=Fact(8, "IEEE 802.1Qaz PFC: up to 8 priorities (dcb pfc show: pfc-cap)"),

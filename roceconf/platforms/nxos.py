@@ -1039,6 +1039,7 @@ CAPABILITIES = Capabilities(
     watchdog_fields=frozenset({"enabled"}),
     watchdog_actions=(),
     ecn_quantum_bytes=_KBYTE,
+    dscp_match_additive=True,
     notes=(
         "MTU: 576-9216 on routed ports; Layer 2 ports take the system default (1500) or jumbo (9216) MTU.",
         "PFC no-drop priorities come from the network-qos policy under 'system qos': global, not per port.",
@@ -1047,6 +1048,8 @@ CAPABILITIES = Capabilities(
         "PFC watchdog: only on/off ('priority-flow-control watch-dog-interval'); the timer keywords are "
         "unconfirmed, so timers are not modelled and their lines produce warnings.",
         "ECN thresholds are rendered in kbytes (1 kbyte = 1000 bytes assumed).",
+        "DSCP matches add up: a drift fix adds a moved DSCP to its intended class-map; the old class-map's "
+        "match stays and the drift report asks for its removal by hand.",
         "ECMP: 'ip load-sharing address ... port ... [symmetric] universal-id <seed>' "
         f"({ECMP_DOC}); 'symmetric' is from secondary sources.",
     ),

@@ -85,6 +85,30 @@ def test_dscp_map_lines() -> None:
         in lines
     )
     assert "set class-of-service forwarding-classes class RC-TC6 queue-num 6" in lines
+    # the classifier roceconf owns is replaced whole: delete first, then every entry
+    text = render_state(lab_state()).splitlines()
+    first_entry = next(i for i, ln in enumerate(text) if ln.startswith("set class-of-service classifiers dscp"))
+    assert text[first_entry - 1] == "delete class-of-service classifiers dscp RC-DSCP"
+
+
+def test_delete_line_removes_what_earlier_lines_set() -> None:
+    """A load-set file applies in order: a drifted code point set before 'delete' is gone after it."""
+    stale = (
+        "set class-of-service classifiers dscp RC-DSCP forwarding-class RC-TC0 loss-priority low code-points 011010\n"
+    )
+    text = render_state(lab_state())
+    state = PLATFORM.parse(stale + text)
+    assert state.dscp_to_tc == {"26": 3, "48": 6}
+    # without the delete, the stale entry and the intended one collide on code point 011010: DSCP 26 and the
+    # PFC that depends on it are unknown, with a warning naming both lines
+    kept = PLATFORM.parse(stale + text.replace("delete class-of-service classifiers dscp RC-DSCP\n", ""))
+    assert kept.dscp_to_tc == {"48": 6}
+    assert kept.interfaces["et-0/0/0"].pfc.no_drop is None
+    (w,) = [w for w in kept.warnings if w.code == "AMBIGUOUS"]
+    assert "RC-TC0 (line 1) and RC-TC3" in w.message
+    # a delete of something never set, or of a whole hierarchy, never raises
+    assert PLATFORM.parse("delete class-of-service\n" + text).dscp_to_tc == {"26": 3, "48": 6}
+    assert PLATFORM.parse(text + "delete class-of-service\n").dscp_to_tc == {}
 
 
 def test_trust_binding_lines() -> None:
