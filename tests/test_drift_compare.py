@@ -346,3 +346,36 @@ def test_report_shows_what_to_remove_by_hand(tmp_path: Path) -> None:
     assert f"spine1.cfg:{line})" in res.stdout  # the stale match's line
     md = r.invoke(main, ["drift", str(LAB), "--configs", str(d), "--format", "markdown"]).stdout
     assert "- by hand: DSCP 26 is still matched" in md
+
+
+def test_negate_interface_lines_only_touches_stale_interface_overrides() -> None:
+    from roceconf.platforms.base import negate_interface_lines
+
+    running = "\n".join(
+        [
+            "qos profile P",  # 1
+            "   priority-flow-control priority 4 no-drop",  # 2: a profile line, never negated here
+            "interface Ethernet1-2",  # 3
+            "   mtu 9214",  # 4: also in the fix
+            "   priority-flow-control priority 3 drop",  # 5: stale override
+            "   no shutdown",  # 6: a shown negation, left alone
+        ]
+    )
+    fix = "interface Ethernet2\n   mtu 9214\n   service-profile P\n"
+    assert negate_interface_lines(running, [1, 2, 3, 4, 5, 6, 99], fix) == (
+        "interface Ethernet1-2\n   no priority-flow-control priority 3 drop\n"
+    )
+    assert negate_interface_lines(running, [2, 4], fix) == ""
+
+
+def test_nxos_fix_removes_an_interface_override(tmp_path: Path) -> None:
+    d = tmp_path / "cfg"
+    shutil.copytree(GOLDEN, d)
+    cfg = d / "spine1.cfg"
+    cfg.write_text(cfg.read_text().replace("  priority-flow-control mode on\n", "  priority-flow-control mode off\n"))
+    report = audit(load(LAB), configs=d)
+    (spine1,) = [x for x in report.devices if x.device == "spine1"]
+    assert spine1.status == "drift"
+    commands = "".join(r.commands for r in spine1.remediation)
+    assert commands.startswith("interface Ethernet1/1-4\n  no priority-flow-control mode off\n")
+    assert "  priority-flow-control mode on\n" in commands

@@ -115,6 +115,42 @@ def test_injected_faults_are_found_exactly(
     assert offline.exit_code == 1
 
 
+def test_remediation_commands_fix_the_injected_faults(
+    fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str]
+) -> None:
+    """Applied as printed (EOS merge over eAPI, Junos load set + commit, the ConnectX script over SSH), the
+    drift report's remediation brings every faulted device back in sync."""
+    from roceconf.apply import apply_config
+    from roceconf.drift.collect import Target
+
+    lab_, inv = lab
+    for _device, _what, inject in FAULTS:
+        inject(lab_)
+    report = audit(fab, inventory=inv, workers=8, timeout=10, credentials=creds)
+    drifted = {d.device: d for d in report.devices if d.status == "drift"}
+    assert sorted(drifted) == ["gpu1", "leaf1", "spine2"]
+    # the EOS fault is an interface-level override: the fix removes it before re-stating the port
+    (leaf1_fix,) = drifted["leaf1"].remediation
+    assert leaf1_fix.commands.startswith("interface Ethernet2\n   no priority-flow-control priority 3 drop\n")
+    for name, res in drifted.items():
+        platform = fab.devices[name].platform
+        tg = Target(
+            name=name,
+            platform=platform,
+            host="127.0.0.1",
+            port=lab_.port(name),
+            username=creds[0],
+            password=creds[1],
+            transport="http" if platform == "eos" else "ssh",
+        )
+        for fix in res.remediation:
+            assert not fix.manual and fix.commands.strip()
+            out = apply_config(tg, platform, fix.commands, check=False, timeout=10, confirm_seconds=None)
+            assert out.changed, (name, out.messages)
+    after = audit(fab, inventory=inv, workers=8, timeout=10, credentials=creds)
+    assert [(d.device, d.status) for d in after.devices if d.status != "in_sync"] == []
+
+
 def test_unreachable_and_broken_devices_are_unknown(
     fab: Fabric, creds: tuple[str, str], tmp_path: Path
 ) -> None:

@@ -156,7 +156,7 @@ def evaluate(dev: DeviceSpec, desired: DeviceState, text: str, source: str, file
         actual=actual,
     )
     if blocking:
-        res.remediation = remediation(desired, blocking, dev.is_host)
+        res.remediation = remediation(desired, blocking, dev.is_host, actual, text)
     return res
 
 

@@ -129,8 +129,17 @@ def _manual_dscp(it: Any, caps: Any) -> str | None:
     return None
 
 
-def remediation(desired: DeviceState, items: list, is_host: bool) -> list[Remediation]:
-    caps = platforms.get(desired.platform).capabilities
+def remediation(
+    desired: DeviceState,
+    items: list,
+    is_host: bool,
+    actual: DeviceState | None = None,
+    running: str | None = None,
+) -> list[Remediation]:
+    """Fix commands per disruption group. With the parsed ``actual`` state and the ``running`` text it came
+    from, merge-applied CLIs also get ``no`` commands for the stale interface-level lines behind the drift."""
+    plat = platforms.get(desired.platform)
+    caps = plat.capabilities
     by: dict[str, list[str]] = {}
     manual: dict[str, list[str]] = {}
     for it in items:
@@ -157,5 +166,8 @@ def remediation(desired: DeviceState, items: list, is_host: bool) -> list[Remedi
                 )
             except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
                 text, err = "", f"{type(e).__name__}: {e}"
+            if plat.negate_stale is not None and actual is not None and running is not None and not err:
+                lines = sorted({n for f in by[group] for n in actual.lines_of(f)})
+                text = plat.negate_stale(running, lines, text) + text
         out.append(Remediation(group, disruptive, why, by.get(group, []), text, err, manual.get(group, [])))
     return out

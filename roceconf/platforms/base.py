@@ -89,6 +89,9 @@ class Platform:
     #: For hosts: answer one read-back command from a state, formatted like the real tool
     #: (used by the loopback lab's Linux host). None where the platform is a switch.
     simulate: Callable[[DeviceState, str], str | None] | None = None
+    #: For merge-applied CLIs: commands that remove stale interface-level lines (given the running config,
+    #: the source lines of the drifted fields and the rendered fix), see :func:`negate_interface_lines`.
+    negate_stale: Callable[[str, list[int], str], str] | None = None
 
     def commands_for(self, desired: DeviceState) -> list[str]:
         if self.readback_commands is not None:
@@ -124,3 +127,34 @@ def split_outputs(text: str) -> list[tuple[str, int, str]]:
     if cmd is not None:
         out.append((cmd, start, "\n".join(buf)))
     return out
+
+
+def negate_interface_lines(text: str, lines: list[int], fix: str, indent: str = "   ") -> str:
+    """``no`` commands for interface-level lines of a running config that a merged fix would leave behind.
+
+    For indentation-structured CLIs (EOS, NX-OS) whose fixes are merged into the running config: each given
+    line that sits inside an ``interface`` block and does not appear (stripped) anywhere in ``fix`` is stale -
+    an interface-level override the intent does not have - and is negated under its interface, e.g.
+    ``interface Ethernet2`` / ``no priority-flow-control priority 3 drop``. Lines elsewhere (profiles,
+    class-maps, policy-maps) are never negated here: they can carry other settings."""
+    src = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    wanted = {ln.strip() for ln in fix.splitlines() if ln.strip()}
+    blocks: dict[str, list[str]] = {}
+    for n in sorted(set(lines)):
+        if not 1 <= n <= len(src):
+            continue
+        line = src[n - 1]
+        body = line.strip()
+        if not body or line[:1] not in (" ", "\t") or body in wanted or body.startswith(("!", "#")):
+            continue
+        parent = next(
+            (src[i] for i in range(n - 2, -1, -1) if src[i].strip() and src[i][:1] not in (" ", "\t")), None
+        )
+        if parent is None or not parent.startswith("interface "):
+            continue
+        if body.startswith("no "):
+            continue  # a shown negation ('no shutdown'): undoing it could switch something on
+        neg = f"no {body}"
+        if neg not in blocks.setdefault(parent.strip(), []):
+            blocks[parent.strip()].append(neg)
+    return "".join(f"{head}\n" + "".join(f"{indent}{c}\n" for c in cmds) for head, cmds in blocks.items())

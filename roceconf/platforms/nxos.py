@@ -22,12 +22,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from netutils.interface import canonical_interface_name
 
 from roceconf.names import RangeError, compress_interfaces, expand_interfaces, natural_key
-from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.platforms.base import Capabilities, Fact, Platform, negate_interface_lines
 from roceconf.state import DeviceState, Ecn, Interface, Sched
 from roceconf.units import compress_ints, expand_ints
 
@@ -1067,4 +1068,5 @@ PLATFORM = Platform(
     napalm_driver="nxos_ssh",
     netmiko_device_type="cisco_nxos",
     collect_commands=("show running-config",),
+    negate_stale=partial(negate_interface_lines, indent="  "),
 )
