@@ -169,13 +169,18 @@ def _napalm(
         res.messages.append("committed (napalm commit_config)")
     finally:
         close(dev)
-    # verify from a NEW session: the device answers, and the same merge is now a no-op; otherwise restore
-    # the configuration napalm saved before the commit
+    # verify from a NEW session: the device answers, the same merge is now a no-op and the lines the config
+    # negates are gone; otherwise restore the configuration napalm saved before the commit. A merge diff
+    # always lists 'no ...' lines (nothing in a running config matches them), so they are checked apart.
+    positive, negated = _split_negations(config)
     dev = session()
     try:
-        dev.load_merge_candidate(config=config)
+        dev.load_merge_candidate(config=positive)
         left = dev.compare_config().strip()
         dev.discard_config()
+        if not left and negated:
+            running = dev.get_config(retrieve="running").get("running", "")
+            left = "\n".join(f"{head}: {body}" for head, body in negated if _in_block(running, head, body))
         if left:
             dev.rollback()
             raise ApplyError(
@@ -186,6 +191,33 @@ def _napalm(
         return res
     finally:
         close(dev)
+
+
+def _split_negations(config: str) -> tuple[str, list[tuple[str, str]]]:
+    """(the config without its 'no X' lines, [(top-level header, X)] for each of them)."""
+    keep: list[str] = []
+    negated: list[tuple[str, str]] = []
+    head = ""
+    for line in config.splitlines():
+        body = line.strip()
+        if line[:1] not in (" ", "\t"):
+            head = body
+        if line[:1] in (" ", "\t") and body.startswith("no ") and head:
+            negated.append((head, body[3:]))
+            continue
+        keep.append(line)
+    return "\n".join(keep) + "\n", negated
+
+
+def _in_block(running: str, head: str, body: str) -> bool:
+    """Is ``body`` a line (at any depth) of the top-level block ``head`` of a running config?"""
+    inside = False
+    for line in running.splitlines():
+        if line[:1] not in (" ", "\t") and line.strip():
+            inside = line.strip() == head
+        elif inside and line.strip() == body:
+            return True
+    return False
 
 
 def _strip_comments(text: str, plat: Platform) -> str:

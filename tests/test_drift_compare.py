@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -348,24 +349,32 @@ def test_report_shows_what_to_remove_by_hand(tmp_path: Path) -> None:
     assert "- by hand: DSCP 26 is still matched" in md
 
 
-def test_negate_interface_lines_only_touches_stale_interface_overrides() -> None:
-    from roceconf.platforms.base import negate_interface_lines
+def test_negate_stale_lines_only_touches_stale_lines_of_the_given_blocks() -> None:
+    from roceconf.platforms.base import negate_stale_lines
 
     running = "\n".join(
         [
             "qos profile P",  # 1
-            "   priority-flow-control priority 4 no-drop",  # 2: a profile line, never negated here
+            "   priority-flow-control priority 4 no-drop",  # 2: stale in an owned block
             "interface Ethernet1-2",  # 3
             "   mtu 9214",  # 4: also in the fix
             "   priority-flow-control priority 3 drop",  # 5: stale override
             "   no shutdown",  # 6: a shown negation, left alone
+            "policy-map type network-qos NQ",  # 7
+            "  class type network-qos c-8q-nq4",  # 8
+            "    pause pfc-cos 4",  # 9: nested, under a block that is not given
         ]
     )
     fix = "interface Ethernet2\n   mtu 9214\n   service-profile P\n"
-    assert negate_interface_lines(running, [1, 2, 3, 4, 5, 6, 99], fix) == (
+    lines = [1, 2, 3, 4, 5, 6, 9, 99]
+    assert negate_stale_lines(running, lines, fix) == (
         "interface Ethernet1-2\n   no priority-flow-control priority 3 drop\n"
     )
-    assert negate_interface_lines(running, [2, 4], fix) == ""
+    assert negate_stale_lines(running, lines, fix, blocks=("qos profile ", "policy-map ")) == (
+        "qos profile P\n   no priority-flow-control priority 4 no-drop\n"
+        "policy-map type network-qos NQ\n   class type network-qos c-8q-nq4\n      no pause pfc-cos 4\n"
+    )
+    assert negate_stale_lines(running, [2, 4], fix) == ""
 
 
 def test_nxos_fix_removes_an_interface_override(tmp_path: Path) -> None:
@@ -379,3 +388,64 @@ def test_nxos_fix_removes_an_interface_override(tmp_path: Path) -> None:
     commands = "".join(r.commands for r in spine1.remediation)
     assert commands.startswith("interface Ethernet1/1-4\n  no priority-flow-control mode off\n")
     assert "  priority-flow-control mode on\n" in commands
+
+
+def _leaves(d: object, pre: str = "") -> Iterator[tuple[str, object]]:
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield from _leaves(v, f"{pre}.{k}" if pre else str(k))
+    else:
+        yield pre, d
+
+
+def _at(d: object, path: str) -> object:
+    for k in path.split("."):
+        if not isinstance(d, dict) or k not in d:
+            return "<absent>"
+        d = d[k]
+    return d
+
+
+def _one_field_drifts(state) -> Iterator[tuple[str, Callable]]:
+    from roceconf.state import Ecn, Sched
+
+    port = sorted(state.interfaces)[0]
+
+    def on_port(fn: Callable) -> Callable:
+        return lambda s: fn(s.interfaces[port])
+
+    yield "mtu", on_port(lambda i: setattr(i, "mtu", 1500))
+    yield "no_drop", on_port(lambda i: setattr(i.pfc, "no_drop", []))
+    yield "ecn", on_port(lambda i: i.ecn.__setitem__("3", Ecn(min_bytes=300000, max_bytes=1500000, probability=100)))
+    yield "scheduling", on_port(lambda i: i.scheduling.__setitem__("0", Sched(mode="dwrr", bandwidth_percent=20)))
+    yield "dscp", lambda s: s.dscp_to_tc.__setitem__("26", 0)
+    yield "watchdog", lambda s: setattr(s.pfc_watchdog, "detection_ms", 900)
+    yield "cnp_dscp", on_port(lambda i: i.rdma is not None and setattr(i.rdma, "cnp_dscp", 46))
+    yield "port_watchdog", on_port(lambda i: setattr(i, "pfc_watchdog", False))
+
+
+def test_a_fix_never_states_other_values_than_the_intent(fab: Fabric) -> None:
+    """Every lab device, one drifted field at a time: whatever the printed fix states (parsed back with the
+    platform's parser) equals the intent. A fix that flushes a DSCP table without re-adding it, or re-binds a
+    port to a PFC profile without the watchdog timers, states other values and fails here."""
+    from roceconf import platforms
+    from roceconf.desired import expressible
+    from roceconf.drift.remediate import remediation
+
+    checked = 0
+    for name, desired in desired_states(fab).items():
+        want = expressible(desired).semantic()
+        plat = platforms.get(desired.platform)
+        for what, mutate in _one_field_drifts(desired):
+            items = [i for i in _items(fab, name, mutate) if i.severity != "info"]
+            for fix in remediation(desired, items, fab.devices[name].is_host):
+                assert fix.commands.strip() or fix.manual, (name, what)
+                stated = plat.parse(fix.commands).semantic()
+                wrong = [
+                    (path, _at(want, path), v)
+                    for path, v in _leaves(stated)
+                    if v not in (None, [], {}) and path not in ("platform", "hostname") and _at(want, path) != v
+                ]
+                assert not wrong, (name, what, fix.group, wrong)
+                checked += 1
+    assert checked >= 50

@@ -84,8 +84,14 @@ def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = 
             src = desired.interfaces[p[1]]
             if len(p) == 2 or port_granular:
                 # the whole port: on profile-based platforms (EOS qos profiles, NVUE profiles) a port takes
-                # one complete profile, so rendering a subset would replace its other settings
+                # one complete profile, so rendering a subset would replace its other settings. A port's
+                # rendering also reads device-level settings: the DSCP map (host scripts flush and re-add
+                # it per port; Junos derives the PFC profile's DSCP code points from it) and the watchdog
+                # timers (Junos puts them in the port's PFC profile). Without them the fix would state
+                # other values than the intent.
                 part.interfaces[p[1]] = src.model_copy(deep=True)
+                part.dscp_to_tc = dict(desired.dscp_to_tc)
+                part.pfc_watchdog = desired.pfc_watchdog.model_copy()
                 continue
             dst = part.interfaces.setdefault(p[1], Interface())
             key = p[2]
@@ -129,6 +135,13 @@ def _manual_dscp(it: Any, caps: Any) -> str | None:
     return None
 
 
+def _extra_members(it: Any) -> list[Any]:
+    """Members of a drifted list value that the intent does not have (an extra no-drop priority)."""
+    if isinstance(it.actual, list) and isinstance(it.expected, list):
+        return sorted(set(it.actual) - set(it.expected))
+    return []
+
+
 def remediation(
     desired: DeviceState,
     items: list,
@@ -144,6 +157,12 @@ def remediation(
     manual: dict[str, list[str]] = {}
     for it in items:
         group = _group(it.feature)
+        extra = _extra_members(it) if caps.extra_members_stay else []
+        if extra:
+            where = f" ({it.location})" if it.location else ""
+            note = f"{it.field.rpartition('.')[2]} {extra} is set beyond the intent{where}: remove it by hand"
+            if note not in manual.get(group, []):
+                manual.setdefault(group, []).append(note)
         if it.field.startswith("dscp_to_tc"):
             note = _manual_dscp(it, caps)
             if note is not None:
@@ -164,6 +183,11 @@ def remediation(
                 text = _strip_header(
                     render_state(partial_state(desired, by[group], port_granular=group != "mtu"))
                 )
+                if not text.strip():
+                    # the platform states these device-level settings per port (Junos keeps the watchdog
+                    # timers in each port's PFC profile): the fix re-states the ports
+                    ports = [f"interfaces.{n}" for n in desired.interfaces]
+                    text = _strip_header(render_state(partial_state(desired, by[group] + ports)))
             except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
                 text, err = "", f"{type(e).__name__}: {e}"
             if plat.negate_stale is not None and actual is not None and running is not None and not err:

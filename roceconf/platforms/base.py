@@ -50,6 +50,9 @@ class Capabilities:
     #: DSCP matches add up (NX-OS class-map 'match dscp'): a DSCP moved to another class stays matched by
     #: the class it was in until that match is removed.
     dscp_match_additive: bool = False
+    #: The fix is merged into the running config and keeps list members the intent lacks (NVUE: an extra
+    #: switch-priority under qos pfc): the drift report asks for their removal by hand.
+    extra_members_stay: bool = False
     #: Does the platform's config express ECN / scheduling at all?
     ecn: bool = True
     scheduling: bool = True
@@ -90,7 +93,7 @@ class Platform:
     #: (used by the loopback lab's Linux host). None where the platform is a switch.
     simulate: Callable[[DeviceState, str], str | None] | None = None
     #: For merge-applied CLIs: commands that remove stale interface-level lines (given the running config,
-    #: the source lines of the drifted fields and the rendered fix), see :func:`negate_interface_lines`.
+    #: the source lines of the drifted fields and the rendered fix), see :func:`negate_stale_lines`.
     negate_stale: Callable[[str, list[int], str], str] | None = None
 
     def commands_for(self, desired: DeviceState) -> list[str]:
@@ -129,32 +132,53 @@ def split_outputs(text: str) -> list[tuple[str, int, str]]:
     return out
 
 
-def negate_interface_lines(text: str, lines: list[int], fix: str, indent: str = "   ") -> str:
-    """``no`` commands for interface-level lines of a running config that a merged fix would leave behind.
+def negate_stale_lines(
+    text: str,
+    lines: list[int],
+    fix: str,
+    indent: str = "   ",
+    blocks: tuple[str, ...] = ("interface ",),
+) -> str:
+    """``no`` commands for lines of a running config that a merged fix would leave behind.
 
     For indentation-structured CLIs (EOS, NX-OS) whose fixes are merged into the running config: each given
-    line that sits inside an ``interface`` block and does not appear (stripped) anywhere in ``fix`` is stale -
-    an interface-level override the intent does not have - and is negated under its interface, e.g.
-    ``interface Ethernet2`` / ``no priority-flow-control priority 3 drop``. Lines elsewhere (profiles,
-    class-maps, policy-maps) are never negated here: they can carry other settings."""
+    line that sits (at any depth) inside a top-level block whose header starts with one of ``blocks`` and
+    does not appear (stripped) anywhere in ``fix`` is stale - an interface-level override, or a line added
+    out of band to an object roceconf owns - and is negated under its parent headers, e.g.
+    ``interface Ethernet2`` / ``no priority-flow-control priority 3 drop``. Lines in other blocks are
+    never negated: they can carry settings the fix does not re-state. Shown negations (``no shutdown``)
+    are left alone."""
     src = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     wanted = {ln.strip() for ln in fix.splitlines() if ln.strip()}
-    blocks: dict[str, list[str]] = {}
+
+    def depth(line: str) -> int:
+        return len(line) - len(line.lstrip(" \t"))
+
+    out: dict[tuple[str, ...], list[str]] = {}
     for n in sorted(set(lines)):
         if not 1 <= n <= len(src):
             continue
         line = src[n - 1]
         body = line.strip()
-        if not body or line[:1] not in (" ", "\t") or body in wanted or body.startswith(("!", "#")):
+        if not body or depth(line) == 0 or body in wanted or body.startswith(("!", "#", "no ")):
             continue
-        parent = next(
-            (src[i] for i in range(n - 2, -1, -1) if src[i].strip() and src[i][:1] not in (" ", "\t")), None
-        )
-        if parent is None or not parent.startswith("interface "):
+        chain: list[str] = []
+        level = depth(line)
+        for i in range(n - 2, -1, -1):
+            cand = src[i]
+            if cand.strip() and depth(cand) < level:
+                chain.insert(0, cand.rstrip())
+                level = depth(cand)
+                if level == 0:
+                    break
+        if not chain or depth(chain[0]) != 0 or not chain[0].startswith(blocks):
             continue
-        if body.startswith("no "):
-            continue  # a shown negation ('no shutdown'): undoing it could switch something on
-        neg = f"no {body}"
-        if neg not in blocks.setdefault(parent.strip(), []):
-            blocks[parent.strip()].append(neg)
-    return "".join(f"{head}\n" + "".join(f"{indent}{c}\n" for c in cmds) for head, cmds in blocks.items())
+        cmds = out.setdefault(tuple(chain), [])
+        if f"no {body}" not in cmds:
+            cmds.append(f"no {body}")
+    text_out = []
+    for chain, cmds in out.items():
+        text_out += [f"{indent * k}{head.strip()}" for k, head in enumerate(chain)]
+        text_out += [f"{indent * len(chain)}{c}" for c in cmds]
+    return "\n".join(text_out) + "\n" if text_out else ""
+

@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import re
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from netutils.interface import canonical_interface_name
 
 from roceconf.names import RangeError, compress_interfaces, expand_interfaces
-from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform, negate_interface_lines
+from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform, negate_stale_lines
 from roceconf.state import DeviceState, Ecn, Interface
 from roceconf.units import expand_ints
 
@@ -832,7 +832,7 @@ PLATFORM = Platform(
     napalm_driver="eos",
     netmiko_device_type="arista_eos",
     collect_commands=("show running-config",),
-    negate_stale=negate_interface_lines,
+    negate_stale=partial(negate_stale_lines, blocks=("interface ", "qos profile ")),
 )
 
 __all__ = ["CAPABILITIES", "PLATFORM", "parse", "profile_name"]

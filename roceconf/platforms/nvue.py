@@ -1031,6 +1031,7 @@ PLATFORM = Platform(
     title="NVIDIA Cumulus Linux 5.x (NVUE)",
     extension="yaml",
     capabilities=Capabilities(
+        extra_members_stay=True,
         min_mtu=Fact(552, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216)"),
         max_mtu=Fact(9216, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216, default 9216)"),
         max_lossless_priorities=Fact(

@@ -28,7 +28,7 @@ from typing import Any
 from netutils.interface import canonical_interface_name
 
 from roceconf.names import RangeError, compress_interfaces, expand_interfaces, natural_key
-from roceconf.platforms.base import Capabilities, Fact, Platform, negate_interface_lines
+from roceconf.platforms.base import Capabilities, Fact, Platform, negate_stale_lines
 from roceconf.state import DeviceState, Ecn, Interface, Sched
 from roceconf.units import compress_ints, expand_ints
 
@@ -1068,5 +1068,7 @@ PLATFORM = Platform(
     napalm_driver="nxos_ssh",
     netmiko_device_type="cisco_nxos",
     collect_commands=("show running-config",),
-    negate_stale=partial(negate_interface_lines, indent="  "),
+    negate_stale=partial(
+        negate_stale_lines, indent="  ", blocks=("interface ", "policy-map type network-qos ")
+    ),
 )

@@ -154,8 +154,18 @@ def test_scheduling_lines() -> None:
     assert "set class-of-service schedulers RC-TC6-SP priority strict-high" in lines
     assert "set class-of-service schedulers RC-TC3-BW50-E3-30-100 transmit-rate percent 50" in lines
     assert "set class-of-service schedulers RC-TC0-BW50 transmit-rate percent 50" in lines
-    maps = [line for line in lines if " scheduler-maps " in line]
+    maps = [line for line in lines if line.startswith("set class-of-service scheduler-maps ")]
     assert len(maps) == 3 and len({m.split()[3] for m in maps}) == 1
+    # each owned object is replaced whole: its delete comes right before its first set line
+    text = render_state(lab_state()).splitlines()
+    for kind in ("drop-profiles", "schedulers", "scheduler-maps", "congestion-notification-profile"):
+        firsts = {}
+        for i, ln in enumerate(text):
+            if ln.startswith(f"set class-of-service {kind} "):
+                firsts.setdefault(ln.split()[3], i)
+        assert firsts, kind
+        for name, i in firsts.items():
+            assert text[i - 1] == f"delete class-of-service {kind} {name}", (kind, name)
     sm = maps[0].split()[3]
     assert f"set class-of-service interfaces et-0/0/1 scheduler-map {sm}" in lines
 
