@@ -153,6 +153,8 @@ def _napalm(
     res = ApplyResult(changed=False)
     dev = session()
     try:
+        if plat.negate_stale is not None:
+            config = _with_negations(dev, plat, config, target.name)
         dev.load_merge_candidate(config=config)
         diff = dev.compare_config().strip()
         if not diff or check:
@@ -191,6 +193,20 @@ def _napalm(
         return res
     finally:
         close(dev)
+
+
+def _with_negations(dev: Any, plat: Platform, config: str, name: str) -> str:
+    """A merge keeps what the running config has beyond ``config`` (an interface-level
+    ``priority-flow-control priority 3 drop``): prepend the platform's ``no`` commands for the running lines
+    behind every value that differs from what ``config`` states."""
+    from roceconf.drift.compare import Policy, compare
+
+    running = dev.get_config(retrieve="running").get("running", "")
+    actual = plat.parse(running)
+    items = compare(plat.parse(config), actual, Policy(), name)
+    lines = sorted({n for it in items for n in actual.lines_of(it.field)})
+    assert plat.negate_stale is not None
+    return plat.negate_stale(running, lines, config) + config
 
 
 def _split_negations(config: str) -> tuple[str, list[tuple[str, str]]]:

@@ -146,6 +146,34 @@ def test_junos_moved_dscp_converges(lab: Lab, fabric: Fabric, rendered: dict[str
     assert not again.changed and again.diff == ""
 
 
+@pytest.mark.parametrize(
+    ("name", "override"),
+    [
+        ("leaf1", ("interface Ethernet2\n", "interface Ethernet2\n   priority-flow-control priority 3 drop\n")),
+        ("spine1", ("  priority-flow-control mode on\n", "  priority-flow-control mode off\n")),
+    ],
+)
+def test_apply_removes_a_stale_interface_override(
+    fabric: Fabric, rendered: dict[str, str], name: str, override: tuple[str, str]
+) -> None:
+    """A merge alone keeps an interface-level override the intent does not have; apply negates it first."""
+    dev = fabric.devices[name]
+    text = rendered[output_name(name, dev.platform)]
+    with Lab(USER, PASSWORD) as lab:
+        lab.add(name, dev.platform, text)
+        old, new = override
+        lab.edit(name, lambda t: t.replace(old, new, 1) if old in t else t + "\n" + new)
+        assert new.strip().splitlines()[-1] in lab.get_config(name)
+        tg = target(lab, name)
+        assert audit_device(fabric, name, target=tg).status == "drift"
+        res = apply_config(tg, dev.platform, text, check=False, timeout=10, confirm_seconds=None)
+        # the diff shows the override going away (EOS: a session diff; NX-OS: the merge lines)
+        assert res.committed and new.strip().splitlines()[-1].strip() in res.diff, res.diff
+        assert audit_device(fabric, name, target=tg).status == "in_sync"
+        again = apply_config(tg, dev.platform, text, check=False, timeout=10, confirm_seconds=None)
+        assert not again.changed, again.diff
+
+
 def test_wrong_password_is_an_error_without_the_secret(lab: Lab, rendered: dict[str, str]) -> None:
     wrong = "Wr0ng-" + secrets.token_urlsafe(8)
     for name in ("leaf1", "spine1", "leaf2"):
