@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roceconf import platforms
+from roceconf.drift.compare import DriftItem
+from roceconf.platforms.base import Capabilities
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Interface
 
@@ -116,12 +118,16 @@ def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = 
     return part
 
 
-def _manual_dscp(it: Any, caps: Any) -> str | None:
+def _where(it: DriftItem) -> str:
+    return f" ({it.location})" if it.location else ""
+
+
+def _manual_dscp(it: DriftItem, caps: Capabilities) -> str | None:
     """What the engineer must remove by hand for a DSCP drift, or None when the commands cover it."""
     if caps.dscp_map_replaced:
         return None  # the rendered table replaces the device's: stale entries go with it
     dscp = it.field.split(".")[-1]
-    where = f" ({it.location})" if it.location else ""
+    where = _where(it)
     if it.expected is None:
         return (
             f"DSCP {dscp} maps to traffic class {it.actual}{where} but the intent leaves it unmapped: "
@@ -135,7 +141,7 @@ def _manual_dscp(it: Any, caps: Any) -> str | None:
     return None
 
 
-def _extra_members(it: Any) -> list[Any]:
+def _extra_members(it: DriftItem) -> list[Any]:
     """Members of a drifted list value that the intent does not have (an extra no-drop priority)."""
     if isinstance(it.actual, list) and isinstance(it.expected, list):
         return sorted(set(it.actual) - set(it.expected))
@@ -144,7 +150,7 @@ def _extra_members(it: Any) -> list[Any]:
 
 def remediation(
     desired: DeviceState,
-    items: list,
+    items: list[DriftItem],
     is_host: bool,
     actual: DeviceState | None = None,
     running: str | None = None,
@@ -159,8 +165,7 @@ def remediation(
         group = _group(it.feature)
         extra = _extra_members(it) if caps.extra_members_stay else []
         if extra:
-            where = f" ({it.location})" if it.location else ""
-            note = f"{it.field.rpartition('.')[2]} {extra} is set beyond the intent{where}: remove it by hand"
+            note = f"{it.field.rpartition('.')[2]} {extra} is set beyond the intent{_where(it)}: remove it by hand"
             if note not in manual.get(group, []):
                 manual.setdefault(group, []).append(note)
         if it.field.startswith("dscp_to_tc"):
