@@ -40,12 +40,14 @@ import json
 import math
 import shlex
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from roceconf import platforms
 from roceconf.drift.collect import Target, close_quietly, netmiko_connect
 from roceconf.platforms.base import Platform
+from roceconf.state import DeviceState
 
 METHODS = ("napalm", "junos-cli", "nvue-patch", "sonic-config-load", "script")
 
@@ -154,7 +156,7 @@ def _napalm(
     dev = session()
     try:
         if plat.negate_stale is not None:
-            config = _with_negations(dev, plat, config, target.name)
+            config = _with_negations(dev, plat.parse, plat.negate_stale, config, target.name)
         dev.load_merge_candidate(config=config)
         diff = dev.compare_config().strip()
         if not diff or check:
@@ -195,18 +197,23 @@ def _napalm(
         close(dev)
 
 
-def _with_negations(dev: Any, plat: Platform, config: str, name: str) -> str:
+def _with_negations(
+    dev: Any,
+    parse: Callable[[str], DeviceState],
+    negate: Callable[[str, list[int], str], str],
+    config: str,
+    name: str,
+) -> str:
     """A merge keeps what the running config has beyond ``config`` (an interface-level
     ``priority-flow-control priority 3 drop``): prepend the platform's ``no`` commands for the running lines
     behind every value that differs from what ``config`` states."""
     from roceconf.drift.compare import Policy, compare
 
     running = dev.get_config(retrieve="running").get("running", "")
-    actual = plat.parse(running)
-    items = compare(plat.parse(config), actual, Policy(), name)
+    actual = parse(running)
+    items = compare(parse(config), actual, Policy(), name)
     lines = sorted({n for it in items for n in actual.lines_of(it.field)})
-    assert plat.negate_stale is not None
-    return plat.negate_stale(running, lines, config) + config
+    return negate(running, lines, config) + config
 
 
 def _split_negations(config: str) -> tuple[str, list[tuple[str, str]]]:
