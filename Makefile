@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench golden clean
+.PHONY: setup system-packages demo test lint bench golden clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,16 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) system-packages
+
+# Debian packages the tests need (yanglint, a browser, shellcheck, ...): debian-packages.txt
+system-packages:
+	tools/install-debian-packages
 
 demo: $(STAMP)
 	$(BIN)/roceconf demo
 
-test: $(STAMP)
+test: $(STAMP) system-packages
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider
 

@@ -1,7 +1,7 @@
 """What every platform module provides.
 
-A platform lives in one place: ``roceconf/platforms/<name>.py`` (parser,
-capabilities, driver names), ``templates/<name>/`` (its Jinja2 templates) and
+A platform lives in one place: ``roceconf/platforms/<name>/`` (a package: parser,
+capabilities, driver names, counter parsers), ``templates/<name>/`` (its Jinja2 templates) and
 ``tests/fixtures/<name>/`` (recorded configs with expected states). Adding a
 vendor touches nothing else: the registry discovers the module by name.
 """
