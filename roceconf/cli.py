@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from roceconf import __version__
+from roceconf import about
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -63,7 +63,7 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="roceconf")
+@about.version_option()
 def main() -> None:
     """roceconf: compile a lossless RoCEv2 intent into switch and NIC configs, and audit drift."""
 
@@ -290,7 +290,10 @@ def drift(
 
 @main.command()
 @click.option(
-    "--intent", default="inventories/lab/intent.yml", show_default=True, type=click.Path(dir_okay=False)
+    "--intent",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Intent to run [default: the lab fabric shipped with roceconf, inventories/lab/intent.yml].",
 )
 @click.option(
     "-o", "--output", "out_dir", default="out/demo", show_default=True, type=click.Path(file_okay=False)
@@ -303,11 +306,13 @@ def drift(
     show_default=True,
 )
 @guarded
-def demo(intent: str, out_dir: str, fmt: str) -> None:
+def demo(intent: str | None, out_dir: str, fmt: str) -> None:
     """Quick start: render the lab fabric, start the loopback lab, inject faults, audit drift live."""
     from roceconf.demo import run_demo
     from roceconf.drift.report import FORMATS
+    from roceconf.resources import example_intent
 
+    intent = intent or str(example_intent())
     report, out = run_demo(intent, out_dir, say=lambda m: click.echo(m, err=True))
     for name, f in (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown")):
         (out / name).write_text(FORMATS[f](report))
@@ -391,6 +396,7 @@ class _progress:
     "--detailed-exitcode", is_flag=True, help="Exit 0 no changes, 1 error, 2 changes (as terraform)."
 )
 @click.option("--output", type=click.Path(dir_okay=False), help="Write the plan to a file (atomically).")
+@guarded
 def plan(old: str, new: str, fmt: str, detailed_exitcode: bool, output: str | None) -> None:
     """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
 

@@ -6,6 +6,7 @@ from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.names import natural_key
 from roceconf.render import render_state
+from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
 
 
@@ -121,6 +122,8 @@ def expressible(desired: DeviceState) -> DeviceState:
     plat = platforms.get(desired.platform)
     try:
         back = plat.parse(render_state(desired))
+    except MissingResource:  # no templates: an error, not "audit everything"
+        raise
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
         return desired
     data = _drop_lost(desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))

@@ -30,6 +30,7 @@ from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
 from roceconf.names import natural_key
 from roceconf.render import render_state
+from roceconf.resources import MissingResource
 from roceconf.state import DeviceState
 
 Disruption = Literal["hitless", "brief traffic hit", "link flap", "needs reboot"]
@@ -541,6 +542,8 @@ class _Side:
             state = self.shapes[name].state.model_copy(update={"hostname": name})
             try:
                 self._texts[name] = render_state(state)
+            except MissingResource:  # a broken installation is an error, never an empty diff
+                raise
             except Exception as e:  # noqa: BLE001 - a plan still shows the rest
                 self._texts[name] = f"# cannot render {name}: {e}\n"
         return self._texts[name]

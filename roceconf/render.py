@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
-from pathlib import Path
 
 import jinja2
 
 from roceconf import platforms
 from roceconf.names import compress_interfaces, natural_key
+from roceconf.resources import MissingResource, template_root
 from roceconf.state import DeviceState, Interface
 from roceconf.units import compress_ints
-
-TEMPLATE_ROOT = Path(
-    os.environ.get("ROCECONF_TEMPLATES", Path(__file__).resolve().parent.parent / "templates")
-)
 
 
 def group_interfaces(
@@ -56,8 +51,11 @@ COMMON_FILTERS = {
 @cache
 def environment(platform: str) -> jinja2.Environment:
     plat = platforms.get(platform)
+    root = template_root()
+    if not (root / platform / plat.template).is_file():
+        raise MissingResource(f"template {platform}/{plat.template}", root / platform / plat.template)
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(TEMPLATE_ROOT / platform), str(TEMPLATE_ROOT / "common")]),
+        loader=jinja2.FileSystemLoader([str(root / platform), str(root / "common")]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -73,6 +71,11 @@ def environment(platform: str) -> jinja2.Environment:
 def render_state(state: DeviceState, template: str | None = None) -> str:
     """Render a state with its platform's main template. Values that are None render nothing."""
     plat = platforms.get(state.platform)
-    tpl = environment(state.platform).get_template(template or plat.template)
+    env = environment(state.platform)
+    name = template or plat.template
+    try:
+        tpl = env.get_template(name)
+    except jinja2.TemplateNotFound as e:
+        raise MissingResource(f"template {state.platform}/{e.name}", template_root() / state.platform) from None
     text = tpl.render(s=state, state=state, platform=plat)
     return text if text.endswith("\n") else text + "\n"
