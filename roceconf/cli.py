@@ -5,7 +5,6 @@ Exit codes: 0 ok, 1 findings (drift, stale render, changes), 2 invalid input, 3 
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -26,17 +25,43 @@ def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
         click.echo(d.format(), err=err)
 
 
-def _echo_data(data: Any, fmt: str) -> None:
-    """Print data as JSON or block-style YAML (keys in the order given)."""
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-        return
-    from ruamel.yaml import YAML
+def _format_option(command: str) -> Callable[..., Any]:
+    """--format with the command's share of the one vocabulary (roceconf.reports.COMMAND_FORMATS)."""
+    from roceconf.reports import formats_for
 
-    y = YAML(typ="safe", pure=True)
-    y.default_flow_style = False
-    y.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
-    y.dump(data, sys.stdout)
+    choices = formats_for(command)
+    auto = " (github when GITHUB_ACTIONS=true)" if "github" in choices else ""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=None,
+        help=f"Output format [default: {choices[0]}{auto}].",
+    )
+
+
+def _output_option(what: str = "report") -> Callable[..., Any]:
+    return click.option(
+        "--output", type=click.Path(dir_okay=False), help=f"Write the {what} to FILE (atomically)."
+    )
+
+
+def _color() -> bool:
+    """Colour on stdout as rich decides it (NO_COLOR, FORCE_COLOR, TERM=dumb, not a terminal)."""
+    from roceconf.reports.term import stdout_color
+
+    return stdout_color()
+
+
+def _emit(text: str, output: str | None, color: bool = False) -> None:
+    """Print a report, or write it to --output FILE atomically (and say so on stderr)."""
+    if output:
+        from roceconf.reports import write_report
+
+        write_report(text, output)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False, color=color or None)
 
 
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -72,36 +97,17 @@ def main() -> None:
 @main.command()
 @click.argument("intents", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--strict", is_flag=True, help="Warnings fail too.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def validate(intents: tuple[str, ...], strict: bool, fmt: str) -> None:
+@_format_option("validate")
+@_output_option()
+@guarded
+def validate(intents: tuple[str, ...], strict: bool, fmt: str | None, output: str | None) -> None:
     """Check intent files: schema and RDMA rules. Exit 0 valid, 2 invalid."""
-    from roceconf.intent import validate as do_validate
+    from roceconf.reports import resolve_format
+    from roceconf.reports.findings import format_validate, validate_files
 
-    results = []
-    failed = False
-    for path in intents:
-        fab, diags = do_validate(path)
-        bad = [d for d in diags if d.severity == "error" or (strict and d.severity == "warning")]
-        failed = failed or bool(bad) or fab is None
-        results.append(
-            {
-                "file": path,
-                "valid": not bad and fab is not None,
-                "devices": len(fab.devices) if fab else 0,
-                "links": len(fab.links) if fab else 0,
-                "diagnostics": [d.to_dict() for d in diags],
-            }
-        )
-        if fmt == "text":
-            _echo_diags(diags, err=False)
-            ne = sum(1 for d in diags if d.severity == "error")
-            nw = sum(1 for d in diags if d.severity == "warning")
-            status = "invalid" if (bad or fab is None) else "valid"
-            extra = f", {len(fab.devices)} devices, {len(fab.links)} links" if fab else ""
-            click.echo(f"{path}: {status} ({ne} error(s), {nw} warning(s){extra})")
-    if fmt == "json":
-        click.echo(json.dumps({"valid": not failed, "files": results}, indent=2))
-    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+    results = validate_files(intents, strict=strict)
+    _emit(format_validate(results, resolve_format("validate", fmt)), output)
+    sys.exit(EXIT_OK if all(r.valid for r in results) else EXIT_INVALID)
 
 
 # ----------------------------------------------------------------------------------------- schema/docs
@@ -132,14 +138,16 @@ def docs(out_dir: str) -> None:
 # ----------------------------------------------------------------------------------------- expand
 @main.command()
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@_format_option("expand")
+@_output_option("resolved intent")
 @guarded
-def expand(intent: str, fmt: str) -> None:
+def expand(intent: str, fmt: str | None, output: str | None) -> None:
     """Print the fully resolved intent: every default, every range and link expanded."""
     from roceconf.compile import expanded, load_valid
+    from roceconf.reports import resolve_format, to_data
 
     data = expanded(load_valid(intent))
-    _echo_data(data, fmt)
+    _emit(to_data(data, resolve_format("expand", fmt)), output)
 
 
 # ----------------------------------------------------------------------------------------- render
@@ -179,9 +187,10 @@ def render(intent: str, out_dir: str, device: str | None, check: bool) -> None:
 @main.command()
 @click.option("--platform", "platform_name", required=True, help="Platform of the config.")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["json", "yaml"]), default="json", show_default=True)
+@_format_option("parse")
+@_output_option("device state")
 @guarded
-def parse(platform_name: str, file: str, fmt: str) -> None:
+def parse(platform_name: str, file: str, fmt: str | None, output: str | None) -> None:
     """Parse a running config (or NIC read-back) into the vendor-neutral device state."""
     from roceconf import platforms
 
@@ -195,9 +204,10 @@ def parse(platform_name: str, file: str, fmt: str) -> None:
     except OSError as e:
         click.echo(f"{file}:1:1: error[RC000]: cannot read file: {e.strerror}", err=True)
         sys.exit(EXIT_INVALID)
+    from roceconf.reports import resolve_format, to_data
+
     state = platforms.get(platform_name).parse(text)
-    data = state.model_dump(mode="json")
-    _echo_data(data, fmt)
+    _emit(to_data(state.model_dump(mode="json"), resolve_format("parse", fmt)), output)
     for w in state.warnings:
         click.echo(f"{file}:{w.line or 0}: warning[{w.code}]: {w.message}", err=True)
 
@@ -212,14 +222,8 @@ def parse(platform_name: str, file: str, fmt: str) -> None:
     "--configs", type=click.Path(file_okay=False), help="Directory of saved configs: DIR/<device>.<ext>."
 )
 @click.option("--device", default=None, help="Audit one device only.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "markdown"]),
-    default="text",
-    show_default=True,
-)
-@click.option("--output", type=click.Path(dir_okay=False), help="Write the report to a file (atomically).")
+@_format_option("drift")
+@_output_option()
 @click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option(
     "--timeout",
@@ -240,7 +244,7 @@ def drift(
     inventory: str | None,
     configs: str | None,
     device: str | None,
-    fmt: str,
+    fmt: str | None,
     output: str | None,
     workers: int,
     timeout: float,
@@ -251,8 +255,10 @@ def drift(
     from roceconf.compile import load_valid
     from roceconf.drift.audit import audit
     from roceconf.drift.collect import CollectError
-    from roceconf.drift.report import FORMATS
+    from roceconf.drift.report import format_report
+    from roceconf.reports import resolve_format
 
+    fmt = resolve_format("drift", fmt)
     if (inventory is None) == (configs is None):
         click.echo("error: give exactly one of --inventory FILE or --configs DIR", err=True)
         sys.exit(EXIT_INVALID)
@@ -273,18 +279,8 @@ def drift(
     except CollectError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INVALID)
-    if fmt == "text":
-        text = FORMATS["text"](report, color=output is None and sys.stdout.isatty())
-    else:
-        text = FORMATS[fmt](report)
-    if output:
-        from roceconf.compile import write_outputs
-
-        out = Path(output)
-        write_outputs({out.name: text}, out.parent if str(out.parent) else ".")
-        click.echo(f"wrote {output}", err=True)
-    else:
-        click.echo(text, nl=False)
+    color = output is None and fmt == "text" and _color()
+    _emit(format_report(report, fmt, color=color), output, color)
     sys.exit(report.exit_code)
 
 
@@ -298,26 +294,22 @@ def drift(
 @click.option(
     "-o", "--output", "out_dir", default="out/demo", show_default=True, type=click.Path(file_okay=False)
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "markdown"]),
-    default="text",
-    show_default=True,
-)
+@_format_option("demo")
 @guarded
-def demo(intent: str | None, out_dir: str, fmt: str) -> None:
+def demo(intent: str | None, out_dir: str, fmt: str | None) -> None:
     """Quick start: render the lab fabric, start the loopback lab, inject faults, audit drift live."""
     from roceconf.demo import run_demo
-    from roceconf.drift.report import FORMATS
+    from roceconf.drift.report import FORMATS, format_report
+    from roceconf.reports import resolve_format
     from roceconf.resources import example_intent
 
     intent = intent or str(example_intent())
+    fmt = resolve_format("demo", fmt)
     report, out = run_demo(intent, out_dir, say=lambda m: click.echo(m, err=True))
     for name, f in (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown")):
         (out / name).write_text(FORMATS[f](report))
-    text = FORMATS[fmt](report, color=sys.stdout.isatty()) if fmt == "text" else FORMATS[fmt](report)
-    click.echo(text, nl=False)
+    color = fmt == "text" and _color()
+    click.echo(format_report(report, fmt, color=color), nl=False, color=color or None)
     from roceconf.demo import FAULTS
 
     faulty = {d for d, _w, _f in FAULTS}
@@ -355,13 +347,14 @@ def lab(ctx: click.Context) -> None:
 
 
 class _progress:
-    """A rich progress bar on a terminal; plain lines on stderr otherwise."""
+    """A rich progress bar on an interactive terminal (rich decides); plain lines on stderr otherwise."""
 
     def __enter__(self) -> Callable[..., None]:
         from roceconf.drift.audit import plain_progress
+        from roceconf.reports.term import console, interactive
 
         self.bar = None
-        if sys.stderr.isatty():
+        if interactive(stderr=True):
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
             self.bar = Progress(
@@ -370,6 +363,7 @@ class _progress:
                 MofNCompleteColumn(),
                 TextColumn("{task.description}"),
                 transient=True,
+                console=console(stderr=True),
             )
             self.bar.start()
             self.task = self.bar.add_task("", total=None)
@@ -389,42 +383,37 @@ class _progress:
 @main.command()
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True
-)
+@_format_option("plan")
 @click.option(
     "--detailed-exitcode", is_flag=True, help="Exit 0 no changes, 1 error, 2 changes (as terraform)."
 )
-@click.option("--output", type=click.Path(dir_okay=False), help="Write the plan to a file (atomically).")
+@_output_option("plan")
 @guarded
-def plan(old: str, new: str, fmt: str, detailed_exitcode: bool, output: str | None) -> None:
+def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: str | None) -> None:
     """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
 
     OLD and NEW are intent files or git revisions with a path (main:inventories/pod/intent.yml).
     Exit 1 on error or when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
     0 no changes, 2 changes).
     """
-    from roceconf.plan import PlanError, format_plan, plan_specs
+    from roceconf.plan import PlanError, plan_specs
+    from roceconf.reports import resolve_format
+    from roceconf.reports.findings import format_plan
 
+    fmt = resolve_format("plan", fmt)
     try:
         result = plan_specs(old, new)
     except PlanError as e:
         for line in e.messages:
             click.echo(line, err=True)
         sys.exit(1)
-    text = format_plan(result, fmt, color=output is None and fmt == "text" and sys.stdout.isatty())
-    if output:
-        from roceconf.compile import write_outputs
-
-        out = Path(output)
-        try:
-            write_outputs({out.name: text}, out.parent if str(out.parent) else ".")
-        except OSError as e:
-            click.echo(f"error: {output}: {e.strerror or e}", err=True)
-            sys.exit(1)
-        click.echo(f"wrote {output}", err=True)
-    else:
-        click.echo(text, nl=False)
+    color = output is None and fmt == "text" and _color()
+    text = format_plan(result, fmt, color=color)
+    try:
+        _emit(text, output, color)
+    except OSError as e:
+        click.echo(f"error: {output}: {e.strerror or e}", err=True)
+        sys.exit(1)
     sys.exit(result.exit_code(detailed_exitcode))
 
 
@@ -452,7 +441,8 @@ def _asic_table_option(path: str | None) -> dict[str, Any] | None:
 @click.argument("intent", type=click.Path(dir_okay=False))
 @click.option("--configs", type=click.Path(file_okay=False), help="Check saved configs DIR/<device>.<ext>.")
 @click.option("--inventory", type=click.Path(), help="Live devices (Ansible inventory).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_format_option("check")
+@_output_option()
 @click.option("--asic-table", type=click.Path(dir_okay=False), help="YAML of extra ASIC buffer facts.")
 @click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
@@ -462,7 +452,8 @@ def check_cmd(
     intent: str,
     configs: str | None,
     inventory: str | None,
-    fmt: str,
+    fmt: str | None,
+    output: str | None,
     asic_table: str | None,
     workers: int,
     timeout: float,
@@ -475,7 +466,8 @@ def check_cmd(
     """
     from roceconf.compile import load_valid
     from roceconf.fabric import desired, from_configs, from_inventory, run_checks
-    from roceconf.fabric.report import check_text
+    from roceconf.reports import resolve_format
+    from roceconf.reports.findings import format_check
 
     if configs is not None and inventory is not None:
         click.echo("error: give at most one of --configs DIR or --inventory FILE", err=True)
@@ -501,16 +493,14 @@ def check_cmd(
     else:
         ss = desired(fab)
     result = run_checks(fab, ss, table=table)
-    if fmt == "json":
-        click.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(check_text(result), nl=False)
+    _emit(format_check(result, resolve_format("check", fmt)), output)
     sys.exit(result.exit_code)
 
 
 @main.command("headroom")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_format_option("headroom")
+@_output_option("table")
 @click.option("--asic-table", type=click.Path(dir_okay=False), help="YAML of extra ASIC buffer facts.")
 @click.option(
     "--small-packet-percent",
@@ -520,20 +510,30 @@ def check_cmd(
     help="Share of lossless bytes in small packets (SONiC LOSSLESS_TRAFFIC_PATTERN; 100 = worst case).",
 )
 @guarded
-def headroom_cmd(intent: str, fmt: str, asic_table: str | None, small_packet_percent: float) -> None:
+def headroom_cmd(
+    intent: str, fmt: str | None, output: str | None, asic_table: str | None, small_packet_percent: float
+) -> None:
     """PFC headroom per switch port and lossless priority (SONiC dynamic-headroom model) against the
     ASIC buffer. Exit 0 fits (or unknown), 1 some switch does not fit, 2 invalid input."""
     from roceconf.compile import load_valid
     from roceconf.fabric import fabric_headroom
     from roceconf.fabric.report import headroom_json, headroom_table
+    from roceconf.reports import resolve_format, to_data
 
     table = _asic_table_option(asic_table)
     fab = load_valid(intent)
     reports = fabric_headroom(fab, table=table, small_packet_percent=small_packet_percent)
-    if fmt == "json":
-        click.echo(json.dumps(headroom_json(fab, reports, small_packet_percent), indent=2))
-    else:
+    fmt = resolve_format("headroom", fmt)
+    if fmt == "text" and output is None:
         headroom_table(reports, small_packet_percent)
+    elif fmt == "text":
+        import io
+
+        buf = io.StringIO()
+        headroom_table(reports, small_packet_percent, file=buf)
+        _emit(buf.getvalue(), output)
+    else:
+        _emit(to_data(headroom_json(fab, reports, small_packet_percent), fmt), output)
     sys.exit(EXIT_FINDINGS if any(r.margin is not None and r.margin < 0 for r in reports) else EXIT_OK)
 
 

@@ -1,4 +1,5 @@
-"""Drift report formats: text (rich tables), JSON (schemas/drift-report.schema.json), JUnit XML, Markdown."""
+"""Drift report formats: text (rich tables), JSON (schemas/drift-report.schema.json) and YAML, JUnit XML,
+Markdown."""
 
 from __future__ import annotations
 
@@ -280,3 +281,14 @@ def to_markdown(report: DriftReport) -> str:
 
 
 FORMATS = {"text": to_text, "json": to_json, "junit": to_junit, "markdown": to_markdown}
+
+
+def format_report(report: DriftReport, fmt: str, color: bool = False) -> str:
+    """The report as ``fmt`` (text, json, yaml, junit, markdown); ``color`` for text only."""
+    if fmt == "text":
+        return to_text(report, color=color)
+    if fmt == "yaml":
+        from roceconf.reports import to_yaml
+
+        return to_yaml(json.loads(to_json(report)))
+    return FORMATS[fmt](report)

@@ -53,7 +53,7 @@ def headroom_table(
     from rich.table import Table
 
     out = file or sys.stdout
-    console = Console(file=out, width=140, highlight=False, no_color=not out.isatty())
+    console = Console(file=out, width=140, highlight=False)  # rich decides colour (NO_COLOR, TTY, ...)
     table = Table(
         title=f"PFC headroom (SONiC dynamic model, small packets {small_packet_percent:g} %)",
         show_lines=False,
