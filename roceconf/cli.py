@@ -87,10 +87,78 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """Closes the session log with the exit code, however the command ends."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        code: int | str | None = 0
+        try:
+            return super().invoke(ctx)
+        except SystemExit as e:
+            code = e.code
+            raise
+        except click.exceptions.Exit as e:
+            code = e.exit_code
+            raise
+        except BaseException as e:
+            code = type(e).__name__
+            raise
+        finally:
+            session = (ctx.obj or {}).get("session") if isinstance(ctx.obj, dict) else None
+            if session is not None:
+                session.finish(code)
+
+
+@click.group(
+    cls=_Group,
+    context_settings={
+        "help_option_names": ["-h", "--help"],
+        "max_content_width": 100,
+        "auto_envvar_prefix": "ROCECONF",
+    },
+    epilog="Every option can also be set as ROCECONF_<COMMAND>_<OPTION> (ROCECONF_DRIFT_WORKERS=16; shared "
+    "options ROCECONF_<OPTION>) or in roceconf.toml / [tool.roceconf] in pyproject.toml: see docs/cli.md.",
+)
 @about.version_option()
-def main() -> None:
+@click.option("-v", "--verbose", count=True, help="More detail on stderr (-v per-device steps, -vv debug).")
+@click.option("--debug", is_flag=True, help="Debug logs, also of the device client libraries (scrubbed).")
+@click.option(
+    "--session-log",
+    type=click.Path(file_okay=False),
+    help="Write a log of this run (commands and timings per device, secrets scrubbed) into DIR.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    envvar="ROCECONF_CONFIG",
+    type=click.Path(dir_okay=False),
+    help="Settings file [default: ./roceconf.toml, or [tool.roceconf] in ./pyproject.toml].",
+)
+@click.pass_context
+def main(
+    ctx: click.Context, verbose: int, debug: bool, session_log: str | None, config_file: str | None
+) -> None:
     """roceconf: compile a lossless RoCEv2 intent into switch and NIC configs, and audit drift."""
+    from roceconf import __version__, cliconfig
+    from roceconf.sessionlog import Session
+
+    try:
+        path = config_file or cliconfig.find()
+        if path is not None:
+            shared, ctx.default_map = cliconfig.default_map(main, *cliconfig.read(path))
+            src = click.core.ParameterSource
+            verbose = (
+                verbose if ctx.get_parameter_source("verbose") != src.DEFAULT else shared.get("verbose", 0)
+            )
+            debug = debug if ctx.get_parameter_source("debug") != src.DEFAULT else bool(shared.get("debug"))
+            if ctx.get_parameter_source("session_log") == src.DEFAULT:
+                session_log = shared.get("session_log")
+    except cliconfig.ConfigError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_INVALID)
+    session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
+    ctx.obj = {"session": session, "debug": debug}
+    session.header(sys.argv[1:], __version__)
 
 
 # ----------------------------------------------------------------------------------------- validate
@@ -536,6 +604,23 @@ def headroom_cmd(
         _emit(to_data(headroom_json(fab, reports, small_packet_percent), fmt), output)
     sys.exit(EXIT_FINDINGS if any(r.margin is not None and r.margin < 0 for r in reports) else EXIT_OK)
 
+
+def _name_envvars(group: click.Group) -> None:
+    """ROCECONF_<COMMAND>_<OPTION> for every option, named after the long option (not the parameter):
+    ROCECONF_VALIDATE_FORMAT, ROCECONF_RENDER_OUTPUT; shared options ROCECONF_<OPTION>."""
+    from roceconf.cliconfig import envvar
+
+    for p in group.params:
+        if isinstance(p, click.Option) and p.expose_value and not p.envvar:
+            p.envvar = envvar(None, p)
+    for name, cmd in group.commands.items():
+        for p in cmd.params:
+            if isinstance(p, click.Option) and p.expose_value:
+                p.envvar = envvar(name, p)
+                p.show_envvar = True
+
+
+_name_envvars(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -7,6 +7,7 @@ Anything else (unreachable, refused, bad credentials, timeout, garbage) is ``unk
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +26,8 @@ from roceconf.names import natural_key
 from roceconf.state import DeviceState
 
 Status = Literal["in_sync", "drift", "unknown"]
+
+log = logging.getLogger("roceconf.audit")
 
 
 @dataclass
@@ -202,6 +205,14 @@ def audit_device(
         msg = f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
         res = DeviceResult(name, dev.platform, "unknown", source, reason=target.scrub(msg) if target else msg)
     res.seconds = time.monotonic() - t0
+    log.info(
+        "%s: %s after %d attempt(s) in %.3f s%s",
+        name,
+        res.status,
+        res.attempts,
+        res.seconds,
+        f" ({res.reason})" if res.reason else f", {len(res.items)} drift item(s)",
+    )
     return res
 
 

@@ -8,8 +8,10 @@ out of every message this module produces.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
+import logging
 import os
 import shlex
 import socket
@@ -20,7 +22,10 @@ from typing import Any
 
 from roceconf import platforms
 from roceconf.platforms.base import BUNDLE_MARK
+from roceconf.sessionlog import add_secret, timed
 from roceconf.state import DeviceState
+
+log = logging.getLogger("roceconf.collect")
 
 #: host read-back commands sent per SSH round trip (as one bash command list)
 CHUNK = 24
@@ -155,6 +160,9 @@ def _plain(value: Any) -> str | None:
 def read_live(target: Target, desired: DeviceState, timeout: float) -> str:
     """The text the platform parser reads, fetched from a live device."""
     plat = platforms.get(target.platform)
+    add_secret(target.password)  # never in a log line, nor as HTTP basic auth
+    if target.username and target.password:
+        add_secret(base64.b64encode(f"{target.username}:{target.password}".encode()).decode())
     if not target.username or not target.password:
         raise CollectError(
             "no credentials: set ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
@@ -231,9 +239,11 @@ def _napalm_running(target: Target, driver: str, timeout: float) -> str:
     dev = get_network_driver(driver)(
         target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
     )
-    dev.open()
+    with timed(target.name, f"napalm {driver} open {target.host}:{target.port or 'default port'}", log):
+        dev.open()
     try:
-        cfg = dev.get_config(retrieve="running")
+        with timed(target.name, "napalm get_config(retrieve='running')", log):
+            cfg = dev.get_config(retrieve="running")
     finally:
         try:
             dev.close()
@@ -276,7 +286,8 @@ def close_quietly(conn: Any) -> None:
 def _netmiko_many(
     target: Target, device_type: str, commands: list[str], timeout: float, bundle: bool = True
 ) -> str:
-    conn = netmiko_connect(target, device_type, timeout)
+    with timed(target.name, f"netmiko {device_type} connect {target.host}:{target.port or 22}", log):
+        conn = netmiko_connect(target, device_type, timeout)
     try:
         if bundle:
             # hosts: many small reads; send them as bash command lists that print the bundle markers
@@ -286,9 +297,13 @@ def _netmiko_many(
                 line = " ".join(
                     f"echo {shlex.quote(BUNDLE_MARK + c)}; {c} 2>&1;" for c in commands[i : i + CHUNK]
                 )
-                parts.append(conn.send_command(line, read_timeout=timeout))
+                with timed(target.name, "send " + "; ".join(commands[i : i + CHUNK]), log):
+                    parts.append(conn.send_command(line, read_timeout=timeout))
             return "\n".join(p.strip("\n") for p in parts) + "\n"
-        outputs = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in commands}
+        outputs = {}
+        for cmd in commands:
+            with timed(target.name, f"send {cmd!r}", log):
+                outputs[cmd] = conn.send_command(cmd, read_timeout=timeout)
     finally:
         close_quietly(conn)
     return "\n".join(outputs.values())
@@ -304,6 +319,7 @@ def read_with_retries(
         try:
             return read_live(target, desired, timeout), attempt
         except CollectError as e:
+            log.info("%s: attempt %d failed: %s", target.name, attempt, e)
             if not e.retry or attempt > retries:
                 raise CollectError(
                     f"{e} (after {attempt} attempt{'s' if attempt > 1 else ''})", retry=False

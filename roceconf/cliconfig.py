@@ -1,0 +1,138 @@
+"""Settings for the command line from a file: ``roceconf.toml`` or ``[tool.roceconf]`` in ``pyproject.toml``.
+
+Looked up in the working directory (or given with ``--config FILE`` / ``ROCECONF_CONFIG``). Top-level keys
+set the options every command shares (``verbose``, ``debug``, ``session-log``); one table per command sets
+that command's options, named as on the command line (dashes or underscores)::
+
+    session-log = "logs/roceconf"
+
+    [validate]
+    strict = true
+
+    [drift]
+    workers = 16
+    timeout = 20
+    format = "junit"
+
+Precedence, highest first: the command line, ``ROCECONF_<COMMAND>_<OPTION>`` environment variables
+(``ROCECONF_DRIFT_WORKERS=16``; shared options ``ROCECONF_<OPTION>``), this file, the built-in default. A key
+that names no command or option is an error (exit 2), never ignored.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+
+FILE_NAMES = ("roceconf.toml", "pyproject.toml")
+
+
+class ConfigError(Exception):
+    """The settings file cannot be read or names an unknown command or option; the message says where."""
+
+
+def find(cwd: str | Path | None = None) -> Path | None:
+    """``roceconf.toml`` in ``cwd``, else ``pyproject.toml`` there if it has a ``[tool.roceconf]`` table."""
+    d = Path(cwd or Path.cwd())
+    own = d / "roceconf.toml"
+    if own.is_file():
+        return own
+    py = d / "pyproject.toml"
+    if py.is_file():
+        try:
+            data = tomllib.loads(py.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            return None  # a pyproject.toml we cannot read is not ours to complain about
+        if isinstance(data.get("tool"), dict) and "roceconf" in data["tool"]:
+            return py
+    return None
+
+
+def read(path: str | Path) -> tuple[dict[str, Any], str]:
+    """The roceconf settings table of ``path`` and a label naming where it came from."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(f"{p}: cannot read: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    if p.name == "pyproject.toml":
+        table = data.get("tool", {}).get("roceconf", {})
+        label = f"{p} [tool.roceconf]"
+    else:
+        table, label = data, str(p)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{label}: must be a table")
+    return table, label
+
+
+def _params(cmd: click.Command) -> dict[str, click.Parameter]:
+    """Option names as written in a settings file (``save-configs``, ``save_configs``) -> parameter."""
+    out: dict[str, click.Parameter] = {}
+    for p in cmd.params:
+        if not isinstance(p, click.Option) or p.name is None or p.name in ("help",):
+            continue
+        if getattr(p, "is_eager", False) and not p.expose_value:
+            continue  # --version and the like
+        out[p.name] = p
+        out[p.name.replace("_", "-")] = p
+        for opt in p.opts:
+            if opt.startswith("--"):
+                out[opt[2:]] = p
+                out[opt[2:].replace("-", "_")] = p
+    return out
+
+
+def long_name(p: click.Parameter) -> str:
+    """The option as written on the command line without dashes (``format`` for ``--format``)."""
+    longs = [o[2:] for o in getattr(p, "opts", []) if o.startswith("--")]
+    return longs[0] if longs else str(p.name)
+
+
+def envvar(command: str | None, p: click.Parameter) -> str:
+    """``ROCECONF_<COMMAND>_<OPTION>`` (``ROCECONF_<OPTION>`` for the shared options)."""
+    parts = ["ROCECONF", *([command] if command else []), long_name(p)]
+    return "_".join(x.upper().replace("-", "_") for x in parts)
+
+
+def _known(params: dict[str, click.Parameter]) -> str:
+    return ", ".join(sorted({long_name(q) for q in params.values()}))
+
+
+def default_map(group: click.Group, table: dict[str, Any], label: str) -> tuple[dict, dict]:
+    """(values for the group's own options, click ``default_map`` for the commands) from a settings table."""
+    shared = _params(group)
+    top: dict[str, Any] = {}
+    commands: dict[str, dict[str, Any]] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            cmd = group.commands.get(key)
+            if cmd is None:
+                known = ", ".join(sorted(group.commands))
+                raise ConfigError(f"{label}: [{key}] is not a roceconf command (known: {known})")
+            params = _params(cmd)
+            section: dict[str, Any] = {}
+            for k, v in value.items():
+                p = params.get(k)
+                if p is None:
+                    raise ConfigError(
+                        f"{label}: [{key}] {k}: no such option of `roceconf {key}` ({_known(params)})"
+                    )
+                section[p.name] = v  # type: ignore[index]
+            commands[key] = section
+        else:
+            p = shared.get(key)
+            if p is None:
+                raise ConfigError(
+                    f"{label}: {key}: not a shared option ({_known(shared)}); "
+                    "command options go in a [command] table"
+                )
+            top[p.name] = value  # type: ignore[index]
+    return top, commands
+
+
+__all__ = ["ConfigError", "FILE_NAMES", "default_map", "envvar", "find", "long_name", "read"]
