@@ -234,6 +234,8 @@ def render(intent: str, out_dir: str, device: str | None, check: bool) -> None:
     from roceconf.compile import check_outputs, load_valid, render_fabric, write_outputs
 
     fab = load_valid(intent)
+    # warnings (e.g. RC150: a value the platform cannot carry) are shown, never swallowed
+    _echo_diags([d for d in fab.diagnostics if d.severity == "warning"], err=True)
     files = render_fabric(fab, device)
     if check:
         res = check_outputs(files, out_dir, all_devices=device is None)

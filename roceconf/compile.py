@@ -124,6 +124,7 @@ def expanded(fab: Fabric) -> dict[str, Any]:
             "role": dev.role,
             "asic": dev.asic,
             "model": dev.model,
+            "os_version": dev.os_version,
             "profiles": dev.profiles,
             "interfaces": {
                 p.name: {

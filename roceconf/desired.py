@@ -15,6 +15,20 @@ def _round(value: int, quantum: int) -> int:
 
 
 def desired_state(dev: DeviceSpec) -> DeviceState:
+    """What is rendered for a device: the intent restricted to the platform's capabilities (fields the
+    platform cannot state are None, ECN thresholds rounded to the platform's quantum)."""
+    return _state(dev, capped=True)
+
+
+def intended_state(dev: DeviceSpec) -> DeviceState:
+    """Everything the intent asks of a device, before any platform capability is applied.
+
+    ``roceconf.unexpressed`` compares it with parse(render(desired_state)): a field that differs is not
+    configured as the intent says, and is reported (RC150) instead of being dropped silently."""
+    return _state(dev, capped=False)
+
+
+def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     s = dev.settings
     plat = platforms.get(dev.platform)
     cap = plat.capabilities
@@ -23,12 +37,12 @@ def desired_state(dev: DeviceSpec) -> DeviceState:
     ecn = {}
     sched = {}
     for c in s.classes:
-        if c.ecn is not None and not dev.is_host and cap.ecn:
-            q = cap.ecn_quantum_bytes
+        if c.ecn is not None and not dev.is_host and (cap.ecn or not capped):
+            q = cap.ecn_quantum_bytes if capped else 1
             ecn[str(c.priority)] = Ecn(
                 min_bytes=_round(c.ecn.min, q), max_bytes=_round(c.ecn.max, q), probability=c.ecn.probability
             )
-        if c.scheduling is not None and cap.scheduling:
+        if c.scheduling is not None and (cap.scheduling or not capped):
             sched[str(c.priority)] = Sched(
                 mode=c.scheduling.mode,
                 bandwidth_percent=c.scheduling.weight_percent if c.scheduling.mode == "dwrr" else None,
@@ -64,21 +78,25 @@ def desired_state(dev: DeviceSpec) -> DeviceState:
     ecmp = Ecmp()
     if not dev.is_host:
         w = s.pfc_watchdog
-        f = cap.watchdog_fields
+        f = cap.watchdog_fields if capped else frozenset(PfcWatchdog.model_fields)
         wd = PfcWatchdog(
             enabled=w.enabled if "enabled" in f else None,
             detection_ms=w.detection if "detection_ms" in f else None,
             restoration_ms=w.restoration if "restoration_ms" in f else None,
             polling_ms=w.polling if "polling_ms" in f else None,
-            action=w.action if w.action in cap.watchdog_actions else None,
+            action=w.action if w.action in cap.watchdog_actions or not capped else None,
         )
-        fields = sorted(x for x in s.ecmp.fields if not cap.hash_fields or x in cap.hash_fields)
+        fields = sorted(x for x in s.ecmp.fields if not capped or not cap.hash_fields or x in cap.hash_fields)
         ecmp = Ecmp(
             fields=fields,
-            seed=s.ecmp.seed if cap.hash_seed else None,
-            symmetric=s.ecmp.symmetric if cap.hash_symmetric else None,
+            seed=s.ecmp.seed if cap.hash_seed or not capped else None,
+            # symmetric hashing is an opt-in feature: `false` asks for nothing a config must state
+            symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
         )
     hints = plat.render_hints(dev.asic, dev.model) if plat.render_hints else {}
+    release = plat.release(dev.os_version, dev.model)
+    if release:
+        hints = {**hints, "os_version": release}
     return DeviceState(
         hints=hints,
         platform=dev.platform,

@@ -8,6 +8,7 @@ import jinja2
 
 from roceconf import platforms
 from roceconf.names import compress_interfaces, natural_key
+from roceconf.platforms.base import release_at_least
 from roceconf.resources import MissingResource, template_root
 from roceconf.state import DeviceState, Interface
 from roceconf.units import compress_ints
@@ -65,6 +66,7 @@ def environment(platform: str) -> jinja2.Environment:
     env.filters.update(COMMON_FILTERS)
     env.filters.update(plat.filters)
     env.globals["group_interfaces"] = group_interfaces
+    env.globals["release_at_least"] = release_at_least
     return env
 
 

@@ -122,3 +122,98 @@ def lab_port(mtu: int, link_pause: bool | None = False) -> Interface:
             "6": Sched(mode="strict"),
         },
     )
+
+
+# ----------------------------------------------------------------------------------------- intents
+#: One device per platform in every generated intent, with the platform's interface naming.
+INTENT_DEVICES = {
+    "eos": ("leaf1", "leaf", ["Ethernet1", "Ethernet2", "Ethernet49"]),
+    "nxos": ("spine1", "spine", ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"]),
+    "nvue": ("leaf2", "leaf", ["swp1", "swp2", "swp31"]),
+    "sonic": ("leaf3", "leaf", ["Ethernet0", "Ethernet8", "Ethernet248"]),
+    "junos": ("spine2", "spine", ["et-0/0/0", "et-0/0/1", "et-0/0/2"]),
+    "connectx": ("gpu1", "host", ["eth0", "eth1"]),
+    "bnxt": ("gpu2", "host", ["eth0", "eth1"]),
+    "linux-dcb": ("gpu3", "host", ["eth0", "eth1"]),
+}
+#: Documented releases drawn for `os_version` (None = the platform default).
+INTENT_RELEASES = {"nvue": ["5.9", "5.14", "5.15"]}
+
+
+@st.composite
+def intent(draw) -> dict:
+    """An intent (as loaded from YAML) with one device of each of the 8 platforms: random classes, ECN in
+    any byte value, watchdog timers, hash fields and seeds per role, per-port MTUs, OS releases."""
+    prios = draw(st.lists(PRIO, min_size=3, max_size=3, unique=True))
+    roce_p, cnp_p, other_p = prios
+    dscps = draw(st.lists(st.integers(min_value=0, max_value=63), min_size=3, max_size=6, unique=True))
+    lo = draw(st.integers(min_value=1000, max_value=2_000_000))
+    hi = lo + draw(st.integers(min_value=1, max_value=8_000_000))
+    roce_weight = draw(st.integers(min_value=1, max_value=99))
+    classes = [
+        {
+            "name": "roce",
+            "role": "roce",
+            "dscp": [dscps[0]],
+            "priority": roce_p,
+            "lossless": True,
+            "ecn": {"min": lo, "max": hi, "probability": draw(st.integers(min_value=1, max_value=100))},
+            "scheduling": {"mode": "dwrr", "weight_percent": roce_weight},
+        },
+        {
+            "name": "cnp",
+            "role": "cnp",
+            "dscp": [dscps[1]],
+            "priority": cnp_p,
+            "scheduling": {"mode": "strict"},
+        },
+        {
+            "name": "default",
+            "dscp": dscps[2:],
+            "priority": other_p,
+            "scheduling": {"mode": "dwrr", "weight_percent": 100 - roce_weight},
+        },
+    ]
+    detection = draw(st.integers(min_value=100, max_value=2000))
+    watchdog = {
+        "enabled": draw(st.booleans()),
+        "detection": detection,
+        "restoration": draw(st.integers(min_value=detection, max_value=10_000)),
+        "polling": draw(st.integers(min_value=10, max_value=detection - 1)),
+        "action": draw(st.sampled_from(["drop", "forward", "alert"])),
+    }
+    fields = ["src_port"] + draw(
+        st.lists(
+            st.sampled_from(["src_ip", "dst_ip", "ip_proto", "dst_port", "ingress_port", "flow_label"]),
+            unique=True,
+        )
+    )
+    roles = {
+        role: {"ecmp": {"seed": draw(st.integers(min_value=0, max_value=65535))}}
+        for role in ("leaf", "spine")
+        if draw(st.booleans())
+    }
+    devices = []
+    for platform, (name, role, ports) in INTENT_DEVICES.items():
+        itfs = []
+        for k, port in enumerate(ports):
+            itf: dict = {"name": port, "speed": "400G", "role": "host" if role == "host" else "fabric"}
+            if role == "host":
+                itf["rdma_device"] = f"rdma{k}"
+            elif draw(st.booleans()):
+                itf["mtu"] = draw(st.integers(min_value=1500, max_value=9216))
+            itfs.append(itf)
+        dev: dict = {"name": name, "platform": platform, "role": role, "interfaces": itfs}
+        if platform in INTENT_RELEASES and draw(st.booleans()):
+            dev["os_version"] = draw(st.sampled_from(INTENT_RELEASES[platform]))
+        devices.append(dev)
+    return {
+        "version": 1,
+        "fabric": "generated",
+        "qos": {"trust": "dscp", "classes": classes, "pfc_watchdog": watchdog},
+        "mtu": {"switch_port": draw(st.integers(min_value=4200, max_value=9216)), "host_nic": 4200},
+        "ecmp": {"fields": fields, "symmetric": draw(st.booleans())},
+        "nic": {"dcqcn": draw(st.booleans())},
+        "roles": roles,
+        "devices": devices,
+    }

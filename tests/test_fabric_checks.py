@@ -50,7 +50,8 @@ def test_rules_registered_in_rc2xx_range() -> None:
 
 def test_correct_fabric_is_clean() -> None:
     fab = load(OK)
-    assert not [d for d in fab.diagnostics if d.severity != "info"]
+    # RC150 (a value the platform cannot carry) is about the platform, not the fabric: see test_unexpressed.py
+    assert not [d for d in fab.diagnostics if d.severity != "info" and d.code != "RC150"]
     res = run_checks(fab, desired(fab))
     assert res.diagnostics == []
     assert res.exit_code == 0

@@ -70,7 +70,13 @@ def test_broken_intent_reports_exactly_its_rule(path: Path) -> None:
     assert "Traceback" not in res.output
     report = json.loads(res.output)
     diags = report["files"][0]["diagnostics"]
-    got = [(d["code"], d["file"], d["line"], d["col"]) for d in diags if d["severity"] != "info"]
+    # RC150 (an intent value the platform's config cannot carry) is reported on whatever a fixture's
+    # devices cannot state; it has its own fixture and the generic property test (test_unexpressed.py)
+    got = [
+        (d["code"], d["file"], d["line"], d["col"])
+        for d in diags
+        if d["severity"] != "info" and (d["code"] != "RC150" or code == "RC150")
+    ]
     assert got == [(code, file, line, col)], got
     assert diags[0]["hint"], "every diagnostic carries a hint"
     assert code in RULES
@@ -102,8 +108,12 @@ def test_all_errors_at_once_sorted_by_position(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.parent.name for p in EXAMPLES])
 def test_examples_are_valid(path: Path) -> None:
-    res = CliRunner().invoke(main, ["validate", "--strict", str(path)])
+    """No errors; the only warnings are values a device's platform cannot carry (RC150, each naming the
+    device and the field)."""
+    res = CliRunner().invoke(main, ["validate", "--format", "json", str(path)])
     assert res.exit_code == 0, res.output
+    diags = json.loads(res.output)["files"][0]["diagnostics"]
+    assert {d["code"] for d in diags if d["severity"] != "info"} <= {"RC150"}, diags
 
 
 def test_warnings_do_not_fail_without_strict() -> None:

@@ -80,6 +80,8 @@ class DeviceSpec:
     ports: dict[str, Port]
     settings: Settings
     path: Path_
+    #: OS release stated in the intent (`os_version:`), None = the platform's default release
+    os_version: str | None = None
 
     @property
     def is_host(self) -> bool:
@@ -378,7 +380,16 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 )
                 continue
             fab.devices[name] = DeviceSpec(
-                name, dev.platform, dev.role, dev.asic, dev.model, list(dev.profiles), ports, settings, dpath
+                name,
+                dev.platform,
+                dev.role,
+                dev.asic,
+                dev.model,
+                list(dev.profiles),
+                ports,
+                settings,
+                dpath,
+                os_version=dev.os_version,
             )
     for li, spec in enumerate(intent.links):
         _expand_link(fab, spec, ("links", li))

@@ -225,6 +225,14 @@ class Device(_M):
         None, description="Switch ASIC, for buffer and capability checks (see `roceconf asics`)"
     )
     model: str | None = None
+    os_version: str | None = Field(
+        None,
+        pattern=r"^[0-9]+(\.[0-9]+)*([A-Za-z][0-9A-Za-z.\-]*)?$",
+        description="OS release of the device (e.g. `5.15` for Cumulus Linux / NVUE); syntax that changed "
+        "between releases follows it. Default: the platform's newest documented release (or one derived "
+        "from `model` where the platform documents that)",
+        examples=["5.15"],
+    )
     profiles: list[Name] = Field(default_factory=list, description="Profiles applied in order")
     interfaces: list[Interface] = Field(default_factory=list)
     overrides: Override | None = Field(None, description="Device-level overrides (highest precedence)")

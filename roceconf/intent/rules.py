@@ -302,6 +302,14 @@ R_HASH_FIELD = rule(
     "check the platform's capabilities",
     "the device hashes differently from the intent",
 )
+R_NOT_CONFIGURED = rule(
+    "RC150",
+    "warning",
+    "Intent value not configured on the platform",
+    "the platform's config cannot state it: choose a value the platform carries, or accept its default",
+    "the device runs with another value than the intent states (roceconf.unexpressed: parse(render) "
+    "of the device's config differs from the intent in that field)",
+)
 R_LOSSY_ECN = rule(
     "RC127", "info", "ECN on a lossy class", "fine for TCP-like traffic; intended?", "informational"
 )
@@ -604,15 +612,6 @@ def _capabilities(fab: Fabric) -> None:
                 f"{dev.name} ({dev.platform}): {n} lossless priorities, platform supports "
                 f"{cap.max_lossless_priorities.value} (source: {cap.max_lossless_priorities.source})",
             )
-        if not dev.is_host and cap.hash_fields:
-            missing = [f for f in s.ecmp.fields if f not in cap.hash_fields]
-            if missing:
-                _emit(
-                    fab,
-                    R_HASH_FIELD,
-                    s.origin.get("ecmp.fields", ("ecmp",)),
-                    f"{dev.name} ({dev.platform}) cannot hash on {', '.join(missing)}",
-                )
         if dev.asic in table and not dev.is_host:
             buf = table[dev.asic].get("buffer_bytes")
             qports = sum(1 for p in dev.ports.values() if p.qos)
@@ -627,6 +626,22 @@ def _capabilities(fab: Fabric) -> None:
                             f"{dev.name}: ECN max {c.ecn.max} B of class '{c.name}' exceeds the estimated XOFF point "
                             f"{share} B ({dev.asic} buffer {buf} B / {qports} ports / {n} lossless priorities)",
                         )
+
+
+# ------------------------------------------------------------------ nothing dropped silently (RC150, RC126)
+@check
+def _not_configured(fab: Fabric) -> None:
+    """Every intent value a device's rendered config does not carry (one generic check for every platform;
+    see roceconf/unexpressed.py)."""
+    from roceconf.unexpressed import fabric_losses, messages
+
+    def where(device: str, loss) -> Path_:
+        # a value the intent does not spell out (a default) is reported at the device entry
+        return loss.origin if loss.origin in fab.positions.values else fab.devices[device].path
+
+    for rid, path, message, _losses in messages(fabric_losses(fab), where):
+        r = RULES[rid]
+        fab.diag(path, r.severity, r.id, message, r.hint)
 
 
 # ------------------------------------------------------------------ links
@@ -739,7 +754,7 @@ def _injection(fab: Fabric) -> None:
     for ci, c in enumerate(i.qos.classes):
         chk(("qos", "classes", ci, "name"), c.name)
     for di, d in enumerate(i.devices):
-        for f in ("name", "role", "asic", "model"):
+        for f in ("name", "role", "asic", "model", "os_version"):
             chk(("devices", di, f), getattr(d, f))
         for ii, itf in enumerate(d.interfaces):
             chk(("devices", di, "interfaces", ii, "name"), itf.name)

@@ -8,6 +8,7 @@ vendor touches nothing else: the registry discovers the module by name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -95,11 +96,41 @@ class Platform:
     #: For merge-applied CLIs: commands that remove stale interface-level lines (given the running config,
     #: the source lines of the drifted fields and the rendered fix), see :func:`negate_stale_lines`.
     negate_stale: Callable[[str, list[int], str], str] | None = None
+    #: Documented OS releases whose configuration syntax differs, oldest first. The device's release (intent
+    #: `os_version:`, else ``release_of_model(model)``, else the newest listed here) is put in
+    #: ``DeviceState.hints["os_version"]``; templates test it with ``release_at_least(s, "5.15")``.
+    releases: tuple[str, ...] = ()
+    #: The release a device model implies, where the platform documents one (None: not derivable).
+    release_of_model: Callable[[str | None], str | None] | None = None
+
+    def release(self, os_version: str | None, model: str | None) -> str | None:
+        """The release whose syntax a device's config follows (see ``releases``)."""
+        if os_version:
+            return os_version
+        if self.release_of_model is not None:
+            derived = self.release_of_model(model)
+            if derived:
+                return derived
+        return self.releases[-1] if self.releases else None
 
     def commands_for(self, desired: DeviceState) -> list[str]:
         if self.readback_commands is not None:
             return self.readback_commands(desired)
         return list(self.collect_commands)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """'5.15' -> (5, 15), '23.4R1' -> (23, 4, 1): release strings compared number by number."""
+    return tuple(int(x) for x in re.findall(r"[0-9]+", version))
+
+
+def release_at_least(state: DeviceState, version: str) -> bool:
+    """Does the state's release (``hints["os_version"]``, default: the platform's newest documented
+    release) use the syntax introduced in ``version``? Unknown platforms/releases count as newest."""
+    current = state.hints.get("os_version")
+    if not current:
+        return True
+    return version_key(current) >= version_key(version)
 
 
 #: Marker line that starts one command's output in a read-back bundle (hosts).
@@ -181,4 +212,3 @@ def negate_stale_lines(
         text_out += [f"{indent * k}{head.strip()}" for k, head in enumerate(chain)]
         text_out += [f"{indent * len(chain)}{c}" for c in cmds]
     return "\n".join(text_out) + "\n" if text_out else ""
-

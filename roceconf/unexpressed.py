@@ -1,0 +1,232 @@
+"""Nothing is dropped silently: intent values a platform's rendered config does not carry.
+
+One generic mechanism for every platform. For a device, the *intended* state (everything the intent asks,
+``desired.intended_state``) is compared field by field with what its rendered config says when it is read
+back, ``parse(render(desired_state))``. A field that differs is either not configured at all (read back as
+None) or configured with another value (e.g. rounded to a platform unit, a hash field set the platform
+cannot state); each becomes a :class:`Loss`, which ``roceconf validate`` / ``render`` report as warning
+RC150 (RC126 for ECMP hash fields) naming the device, the field and the platform.
+
+Nothing here names a platform: what a platform can state is whatever its template renders and its parser
+reads back. A platform removes a loss by rendering the value, or by a parser that fills a documented
+platform default (``DeviceState.defaults``) where the config cannot state it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from roceconf import platforms
+from roceconf.desired import desired_state, intended_state
+from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.render import render_state
+from roceconf.state import META_FIELDS, DeviceState
+from roceconf.yamlsrc import Path_
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One intended value that the rendered config does not carry as the intent states it."""
+
+    device: str
+    platform: str
+    #: Dotted DeviceState path; a port's field is ``interfaces.*.<field>`` (the ports are in ``ports``).
+    field: str
+    wanted: Any
+    #: What the rendered config reads back as; None = not configured at all.
+    got: Any
+    ports: tuple[str, ...] = ()
+    #: Intent data path the value comes from (for the diagnostic's position).
+    origin: Path_ = ()
+
+    @property
+    def rule(self) -> str:
+        return "RC126" if self.field == "ecmp.fields" else "RC150"
+
+    def describe(self) -> str:
+        """'ecmp.seed 10' / 'interfaces.*.ecn.3.min_bytes 150001 (ports swp1, swp2)'."""
+        text = f"{self.field} {_show(self.wanted)}"
+        if self.ports:
+            text += f" (port{'s' if len(self.ports) > 1 else ''} {', '.join(self.ports)})"
+        return text
+
+    def outcome(self) -> str:
+        return "not configured" if self.got is None else f"configured as {_show(self.got)}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+def _leaves(data: Any, prefix: str = "") -> Iterable[tuple[str, Any]]:
+    """Flatten a semantic dict: dicts are walked, lists and scalars are leaves."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _leaves(v, f"{prefix}.{k}" if prefix else str(k))
+    else:
+        yield prefix, data
+
+
+def _get(data: Any, path: str) -> Any:
+    for part in path.split("."):
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def differences(intended: DeviceState, back: DeviceState) -> list[tuple[str, Any, Any]]:
+    """[(dotted path, intended value, read-back value)] for every stated intended leaf that differs.
+
+    Only values the intent states count (None and empty dicts are "not stated"); what the read-back adds
+    (documented defaults, platform extras) is not a loss."""
+    want = intended.model_dump(mode="json", exclude=set(META_FIELDS))
+    got = back.model_dump(mode="json", exclude=set(META_FIELDS))
+    out = []
+    for path, value in _leaves(want):
+        if value is None or path == "platform":
+            continue
+        have = _get(got, path)
+        if have != value:
+            out.append((path, value, have))
+    return out
+
+
+def _origin(dev: DeviceSpec, path: str) -> Path_:
+    """Intent data path behind a state path (where the user states the value)."""
+    s = dev.settings
+    o = s.origin
+    parts = path.split(".")
+    by_prio = {c.priority: c for c in s.classes}
+
+    def cls(prio: str, field: str) -> Path_:
+        c = by_prio.get(int(prio)) if prio.isdigit() else None
+        return o.get(f"classes.{c.name}.{field}", ("qos", "classes")) if c else ("qos", "classes")
+
+    head = parts[0]
+    if head == "hostname":
+        return dev.path + ("name",)
+    if head == "dscp_to_tc":
+        c = next((c for c in s.classes if str(parts[1]) in map(str, c.dscp)), None)
+        return o.get(f"classes.{c.name}.dscp", ("qos", "classes")) if c else ("qos", "classes")
+    if head == "pfc_watchdog":
+        return o.get(f"pfc_watchdog.{parts[1].removesuffix('_ms')}", ("qos", "pfc_watchdog"))
+    if head == "ecmp":
+        return o.get(f"ecmp.{parts[1]}", ("ecmp",))
+    if head != "interfaces" or len(parts) < 3:
+        return dev.path
+    port = dev.ports.get(parts[1])
+    field = parts[2]
+    if field == "mtu":
+        if port is not None and port.mtu:
+            return port.path + ("mtu",)
+        key = "mtu.host_nic" if dev.is_host else "mtu.switch_port"
+        return o.get(key, ("mtu",))
+    if field == "trust":
+        return ("qos", "trust")
+    if field == "link_pause":
+        return ("qos", "link_pause")
+    if field == "pfc_watchdog":
+        return o.get("pfc_watchdog.enabled", ("qos", "pfc_watchdog"))
+    if field == "pfc":
+        lossless = next((c for c in s.classes if c.lossless), None)
+        return (
+            o.get(f"classes.{lossless.name}.lossless", ("qos", "classes")) if lossless else ("qos", "classes")
+        )
+    if field in ("ecn", "scheduling") and len(parts) > 3:
+        return cls(parts[3], field)
+    if field == "rdma" and len(parts) > 3:
+        sub = parts[3]
+        if sub == "device":
+            return (port.path + ("rdma_device",)) if port is not None else dev.path
+        if sub == "roce_tos" and s.roce:
+            return o.get(f"classes.{s.roce.name}.dscp", ("qos", "classes"))
+        if sub in ("cnp_dscp", "cnp_priority") and s.cnp:
+            return o.get(f"classes.{s.cnp.name}.{sub.removeprefix('cnp_')}", ("qos", "classes"))
+        if sub.startswith("dcqcn"):
+            return o.get("nic.dcqcn", ("nic",))
+    return port.path if port is not None else dev.path
+
+
+def device_losses(dev: DeviceSpec) -> list[Loss]:
+    """Every intended value of one device that its rendered config does not carry (see module doc)."""
+    plat = platforms.get(dev.platform)
+    desired = desired_state(dev)
+    try:
+        back = plat.parse(render_state(desired))
+    except Exception as e:  # noqa: BLE001 - a broken template must not hide the loss of every value
+        return [Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path)]
+    merged: dict[tuple[str, str, str], Loss] = {}
+    for path, want, got in differences(intended_state(dev), back):
+        parts = path.split(".")
+        port = None
+        if parts[0] == "interfaces" and len(parts) > 2:
+            port, parts[1] = parts[1], "*"
+        generic = ".".join(parts)
+        key = (generic, repr(want), repr(got))
+        old = merged.get(key)
+        ports = (old.ports if old else ()) + ((port,) if port else ())
+        merged[key] = Loss(
+            dev.name, dev.platform, generic, want, got, ports, old.origin if old else _origin(dev, path)
+        )
+    return list(merged.values())
+
+
+def _group_key(dev: DeviceSpec) -> tuple:
+    # Devices expanded from one intent entry share their ports and settings objects: render one of them.
+    return (dev.platform, id(dev.settings), id(dev.ports), dev.asic, dev.model, dev.os_version)
+
+
+def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
+    """device name -> its losses (only devices that have any). One render per group of identical devices."""
+    cache: dict[tuple, list[Loss]] = {}
+    out: dict[str, list[Loss]] = {}
+    for name, dev in fab.devices.items():
+        try:
+            platforms.get(dev.platform)
+        except (KeyError, ImportError):
+            continue
+        key = _group_key(dev)
+        if key not in cache:
+            cache[key] = device_losses(dev)
+        losses = [Loss(name, x.platform, x.field, x.wanted, x.got, x.ports, x.origin) for x in cache[key]]
+        if losses:
+            out[name] = losses
+    return out
+
+
+def _devices(names: list[str]) -> str:
+    return (
+        ", ".join(names)
+        if len(names) <= 6
+        else f"{', '.join(names[:3])} ... {names[-1]} ({len(names)} devices)"
+    )
+
+
+def messages(
+    losses: dict[str, list[Loss]], where: Callable[[str, Loss], Path_]
+) -> list[tuple[str, Path_, str, list[Loss]]]:
+    """Group losses into messages, one per rule and intent position (``where(device, loss)``):
+    [(rule id, intent path, message, losses)], e.g.
+    'ecmp.seed 10 cannot be expressed on junos spine2: not configured'."""
+    groups: dict[tuple[str, Path_], dict[tuple[str, str, str], list[str]]] = {}
+    members: dict[tuple[str, Path_], list[Loss]] = {}
+    for name, items in losses.items():
+        for x in items:
+            k = (x.rule, where(name, x))
+            groups.setdefault(k, {}).setdefault((x.describe(), x.platform, x.outcome()), []).append(name)
+            members.setdefault(k, []).append(x)
+    out = []
+    for (rid, path), g in groups.items():
+        parts = [
+            f"{what} cannot be expressed on {plat} {_devices(devs)}: {how}"
+            for (what, plat, how), devs in g.items()
+        ]
+        out.append((rid, path, "; ".join(parts), members[(rid, path)]))
+    return out
