@@ -174,7 +174,7 @@ def validate(intents: tuple[str, ...], strict: bool, fmt: str | None, output: st
     from roceconf.reports.findings import format_validate, validate_files
 
     results = validate_files(intents, strict=strict)
-    _emit(format_validate(results, resolve_format("validate", fmt)), output)
+    _emit(format_validate(results, resolve_format("validate", fmt), strict=strict), output)
     sys.exit(EXIT_OK if all(r.valid for r in results) else EXIT_INVALID)
 
 

@@ -249,3 +249,22 @@ def test_output_file_instead_of_stdout(in_root: Path, tmp_path: Path) -> None:
         _run("expand", "inventories/lab/intent.yml", "--format", "json", "--output", str(out)).exit_code == 0
     )
     assert "spine1" in json.loads(out.read_text())["devices"]
+
+
+def test_validate_junit_fails_as_the_command_does(in_root: Path) -> None:
+    warn = "tests/intents/broken/rc109_ecn_above_xoff.yml"
+    r = _run("validate", warn, "--format", "junit")
+    assert r.exit_code == 0
+    suite = ET.fromstring(r.stdout).find("testsuite")
+    assert suite is not None and suite.get("failures") == "0"
+    case = next(c for c in suite.iter("testcase") if c.get("name", "").startswith("RC109 "))
+    assert "warning[RC109]" in (case.findtext("system-out") or "")
+    r = _run("validate", warn, "--format", "junit", "--strict")
+    assert r.exit_code == 2
+    suite = ET.fromstring(r.stdout).find("testsuite")
+    assert suite is not None and int(suite.get("failures", "0")) >= 1
+    case = next(c for c in suite.iter("testcase") if c.get("name", "").startswith("RC109 "))
+    assert "warning[RC109]" in (case.findtext("failure") or "")
+    r = _run("validate", "tests/intents/broken/rc101_roce_lossy.yml", "--format", "junit")
+    case = next(c for c in ET.fromstring(r.stdout).iter("testcase") if c.get("name", "").startswith("RC101 "))
+    assert case.find("failure") is not None

@@ -78,7 +78,7 @@ def validate_rules() -> list[Any]:
     return [r for r in catalogue() if r.id not in skip]
 
 
-def format_validate(results: list[ValidateResult], fmt: str) -> str:
+def format_validate(results: list[ValidateResult], fmt: str, strict: bool = False) -> str:
     from roceconf import reports
 
     diags = [d for r in results for d in r.diagnostics]
@@ -92,7 +92,8 @@ def format_validate(results: list[ValidateResult], fmt: str) -> str:
     if fmt in ("json", "yaml"):
         data = {"valid": all(r.valid for r in results), "files": [r.to_dict() for r in results]}
         return reports.to_data(data, fmt)
-    return _findings(fmt, "roceconf validate", diags, summary, validate_rules(), {})
+    failing = ("error", "warning") if strict else ("error",)
+    return _findings(fmt, "roceconf validate", diags, summary, validate_rules(), {}, failing=failing)
 
 
 def format_check(result: Any, fmt: str) -> str:
@@ -123,6 +124,7 @@ def _findings(
     rules: list[Any],
     unreadable: dict[str, str],
     base: str | Path | None = None,
+    failing: tuple[str, ...] = ("error", "warning"),
 ) -> str:
     if fmt == "sarif":
         from roceconf.reports.sarif import to_sarif
@@ -139,7 +141,7 @@ def _findings(
     if fmt == "junit":
         from roceconf.reports.junit import findings_junit
 
-        return findings_junit(title, diags, rules, unreadable)
+        return findings_junit(title, diags, rules, unreadable, failing=failing)
     if fmt == "markdown":
         from roceconf.reports.markdown import findings_markdown
 

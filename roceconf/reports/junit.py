@@ -1,8 +1,8 @@
 """JUnit XML for findings (``validate``, ``check``) and for plans, in the shape CI test reporters read
 (GitLab ``artifacts:reports:junit``, Jenkins, the GitHub test-report actions).
 
-Findings: one test case per rule that ran, failed by its errors and warnings (info findings go into the case's
-``system-out``); a device that could not be read is an ``error`` case. Plans: one case "NEW validates"
+Findings: one test case per rule that ran, failed by the findings that fail the command (``validate``: errors,
+with ``--strict`` warnings too; ``check``: errors and warnings), the others in the case's ``system-out``; a device that could not be read is an ``error`` case. Plans: one case "NEW validates"
 (failed when the plan is unsafe) and one passed case per change with its disruption and risk.
 """
 
@@ -29,8 +29,11 @@ def findings_junit(
     rules: Iterable[Any],
     unreadable: Mapping[str, str] | None = None,
     seconds: float = 0.0,
+    failing: tuple[str, ...] = FAILING,
 ) -> str:
-    """``rules`` are the rules that ran (each a test case); findings of other rules get a case too."""
+    """``rules`` are the rules that ran (each a test case); findings of other rules get a case too.
+    Findings of the ``failing`` severities fail their case (as they fail the command), the others are
+    listed in its ``system-out``."""
     by_rule: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in diagnostics:
         by_rule[d.code].append(d)
@@ -46,13 +49,13 @@ def findings_junit(
             suite, "testcase", classname=name.replace(" ", "."), name=f"{code} {titles[code]}", time="0"
         )
         found = by_rule.get(code, [])
-        bad = [d for d in found if d.severity in FAILING]
+        bad = [d for d in found if d.severity in failing]
         if bad:
             failures += 1
             worst = "error" if any(d.severity == "error" for d in bad) else "warning"
             f = ET.SubElement(case, "failure", message=f"{len(bad)} finding(s)", type=worst)
             f.text = "\n".join(d.format() for d in bad)
-        rest = [d for d in found if d.severity not in FAILING]
+        rest = [d for d in found if d.severity not in failing]
         if rest:
             ET.SubElement(case, "system-out").text = "\n".join(d.format() for d in rest)
     for device, reason in sorted((unreadable or {}).items()):
