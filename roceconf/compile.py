@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
-from roceconf.desired import desired_state
+from roceconf.desired import desired_states
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
 from roceconf.names import natural_key
@@ -46,11 +46,8 @@ def render_fabric(fab: Fabric, device: str | None = None) -> dict[str, str]:
             ]
         )
     out: dict[str, str] = {}
-    for name in sorted(fab.devices, key=natural_key):
-        if device is not None and name != device:
-            continue
-        dev = fab.devices[name]
-        out[output_name(name, dev.platform)] = render_state(desired_state(dev))
+    for name, state in desired_states(fab, only=device).items():
+        out[output_name(name, fab.devices[name].platform)] = render_state(state)
     return out
 
 

@@ -7,7 +7,10 @@ Anything else (unreachable, refused, bad credentials, timeout, garbage) is ``unk
 from __future__ import annotations
 
 import concurrent.futures as cf
+import gc
 import logging
+import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -17,9 +20,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from roceconf import platforms
-from roceconf.desired import desired_state, expressible
+from roceconf.desired import desired_state, expressible, expressible_states, shape
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
-from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare
+from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare, wanted
 from roceconf.drift.remediate import Remediation, remediation
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
@@ -129,8 +132,15 @@ def _has_content(state: DeviceState) -> bool:
     return bool(state.interfaces or state.dscp_to_tc)
 
 
-def evaluate(dev: DeviceSpec, desired: DeviceState, text: str, source: str, file: str | None) -> DeviceResult:
-    """Parse what was read and compare it with the desired state."""
+def evaluate(
+    dev: DeviceSpec,
+    desired: DeviceState,
+    text: str,
+    source: str,
+    file: str | None,
+    want: dict[str, Any] | None = None,
+) -> DeviceResult:
+    """Parse what was read and compare it with the desired state (`want`: its `wanted()`, if known)."""
     plat = platforms.get(dev.platform)
     actual = plat.parse(text)
     warnings = [{"line": w.line, "message": w.message, "code": w.code} for w in actual.warnings]
@@ -146,7 +156,7 @@ def evaluate(dev: DeviceSpec, desired: DeviceState, text: str, source: str, file
             parse_warnings=warnings,
             actual=actual,
         )
-    items = compare(desired, actual, policy_for(dev), dev.name, file)
+    items = compare(desired, actual, policy_for(dev), dev.name, file, want=want)
     items = [i for i in items if i.severity != "info"] + [i for i in items if i.severity == "info"]
     blocking = [i for i in items if i.severity != "info"]
     res = DeviceResult(
@@ -173,16 +183,20 @@ def audit_device(
     timeout: float = 10.0,
     retries: int = 2,
     source: str = "",
+    desired: DeviceState | None = None,
+    want: dict[str, Any] | None = None,
 ) -> DeviceResult:
     """Audit one device of the fabric, live (target) or from a saved config (configs). Never raises for
-    device problems: they come back as status ``unknown`` with the reason."""
+    device problems: they come back as status ``unknown`` with the reason. `desired` is the device's
+    ``expressible(desired_state(dev))`` and `want` its ``wanted()`` when the caller has them already."""
     dev = fab.devices[name]
-    desired = expressible(desired_state(dev))
+    if desired is None:
+        desired = expressible(desired_state(dev))
     t0 = time.monotonic()
     try:
         if configs is not None:
             text, path = read_backup(configs, name, dev.platform)
-            res = evaluate(dev, desired, text, str(path), str(path))
+            res = evaluate(dev, desired, text, str(path), str(path), want)
             res.attempts = 1
         else:
             if target is None:
@@ -197,7 +211,7 @@ def audit_device(
 
                 write_outputs({output_name(name, dev.platform): text}, save_dir)
             where = f"{target.host}:{target.port}" if target.port else target.host
-            res = evaluate(dev, desired, text, where, f"{name}:running-config")
+            res = evaluate(dev, desired, text, where, f"{name}:running-config", want)
             res.attempts = attempts
     except CollectError as e:
         res = DeviceResult(name, dev.platform, "unknown", source or str(configs or ""), reason=str(e))
@@ -241,10 +255,19 @@ def audit(
     source = f"inventory {inventory}" if inventory is not None else f"configs {configs}"
     results: dict[str, DeviceResult] = {}
     total = len(names)
+    # what every device is compared with, built once per shape (thousands of identical leaves: one)
+    desired = expressible_states(fab, only=device)
+    wants: dict[tuple, dict[str, Any]] = {}
+    want: dict[str, dict[str, Any]] = {}
+    for n in names:
+        key = shape(fab.devices[n])
+        if key not in wants:
+            wants[key] = wanted(desired[n])
+        want[n] = wants[key]
 
     def one(name: str) -> DeviceResult:
         if configs is not None:
-            return audit_device(fab, name, configs=configs)
+            return audit_device(fab, name, configs=configs, desired=desired[name], want=want[name])
         return audit_device(
             fab,
             name,
@@ -253,7 +276,20 @@ def audit(
             retries=retries,
             source=source,
             save_dir=save_dir,
+            desired=desired[name],
+            want=want[name],
         )
+
+    if configs is not None and (workers == 1 or len(names) < 2 * _MIN_CHUNK):
+        # saved configs: pure CPU work, nothing to wait for
+        for i, name in enumerate(names, start=1):
+            results[name] = one(name)
+            if progress:
+                progress(results[name], i, total)
+        return _report(fab, source, names, results)
+    if configs is not None and "fork" in multiprocessing.get_all_start_methods():
+        _audit_processes(names, one, min(workers, os.cpu_count() or 1), results, progress)
+        return _report(fab, source, names, results)
 
     deadline = timeout * (retries + 1) * 3 + 5 * (retries + 1)
     pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-audit")
@@ -289,12 +325,63 @@ def audit(
                         progress(r, done_count, total)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+    return _report(fab, source, names, results)
+
+
+def _report(fab: Fabric, source: str, names: list[str], results: dict[str, DeviceResult]) -> DriftReport:
     return DriftReport(
         intent=fab.file,
         source=source,
         generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         devices=[results[n] for n in names],
     )
+
+
+#: devices per task of a process pool (the pickled results of a chunk travel back together)
+_MIN_CHUNK = 16
+#: the audit function of the forked workers (inherited from the parent at fork time, never pickled)
+_WORKER_ONE: Callable[[str], DeviceResult] | None = None
+
+
+def _worker_chunk(names: list[str]) -> list[DeviceResult]:
+    assert _WORKER_ONE is not None
+    out = []
+    for n in names:
+        r = _WORKER_ONE(n)
+        r.actual = None  # the parsed state stays in the worker: a report does not show it
+        out.append(r)
+    return out
+
+
+def _audit_processes(
+    names: list[str],
+    one: Callable[[str], DeviceResult],
+    procs: int,
+    results: dict[str, DeviceResult],
+    progress: Callable[[DeviceResult, int, int], None] | None,
+) -> None:
+    """Parse and compare saved configs on `procs` forked processes (parsing is CPU-bound: threads would
+    queue on the GIL). The workers inherit the loaded intent; only device names and results are pickled."""
+    global _WORKER_ONE
+    procs = max(1, min(procs, len(names) // _MIN_CHUNK))
+    size = max(_MIN_CHUNK, min(256, len(names) // (procs * 8) or 1))
+    chunks = [names[i : i + size] for i in range(0, len(names), size)]
+    _WORKER_ONE = one
+    gc.collect()
+    gc.freeze()  # the inherited heap is never walked by the workers' GC, so its pages stay shared
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with cf.ProcessPoolExecutor(max_workers=procs, mp_context=ctx) as pool:
+            done = 0
+            for chunk in pool.map(_worker_chunk, chunks):
+                for r in chunk:
+                    results[r.device] = r
+                    done += 1
+                    if progress:
+                        progress(r, done, len(names))
+    finally:
+        gc.unfreeze()
+        _WORKER_ONE = None
 
 
 def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int], None]:

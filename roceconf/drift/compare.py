@@ -3,6 +3,12 @@
 The comparison runs DeepDiff over the two states' semantic dictionaries. Only what the intent states is
 compared: a field the desired state leaves unknown (None) is not checked, interfaces the intent does not
 manage are ignored, and order never matters (lists in the state are sorted sets).
+
+Cheap first: the two dictionaries are compared with ``==`` one top-level entry and one interface at a time,
+and DeepDiff only runs on the entries that differ, with their full path, so it reports exactly what a
+DeepDiff of the whole state reports (``==`` never calls two values equal that DeepDiff tells apart: every
+field has one type in the state, and DeepDiff's ``ignore_order`` only makes it more lenient than ``==`` on
+lists). ``compare_reference`` keeps the whole-state DeepDiff for the tests that check this.
 """
 
 from __future__ import annotations
@@ -102,13 +108,62 @@ def _get(d: Any, parts: list[str]) -> Any:
     return d
 
 
-def compare(
-    desired: DeviceState, actual: DeviceState, policy: Policy, device: str, file: str | None = None
-) -> list[DriftItem]:
-    """Drift items between desired and actual, most harmful first."""
+def wanted(desired: DeviceState) -> dict[str, Any]:
+    """What a drift audit checks of a desired state: its stated values, without identity (hostname, platform).
+
+    Devices of one shape can share it (``compare(..., want=...)``); it is never modified."""
     want = _clean(desired.semantic())
     want.pop("hostname", None)  # identity, not RoCE policy
     want.pop("platform", None)
+    return want
+
+
+def _subtrees(want: dict[str, Any], got: dict[str, Any]) -> list[tuple[dict, dict]]:
+    """The smallest pieces of want/got that differ, each wrapped in its path from the root."""
+    out: list[tuple[dict, dict]] = []
+    for k, w in want.items():
+        g = got.get(k)
+        if w == g:
+            continue
+        if k == "interfaces" and isinstance(w, dict) and isinstance(g, dict) and w.keys() == g.keys():
+            out.extend(({k: {n: wi}}, {k: {n: g[n]}}) for n, wi in w.items() if wi != g[n])
+        else:
+            out.append(({k: w}, {k: g}))
+    return out
+
+
+def compare(
+    desired: DeviceState,
+    actual: DeviceState,
+    policy: Policy,
+    device: str,
+    file: str | None = None,
+    *,
+    want: dict[str, Any] | None = None,
+) -> list[DriftItem]:
+    """Drift items between desired and actual, most harmful first. `want` is `wanted(desired)` when the
+    caller has it already (it is the same for every device of one shape)."""
+    return _compare(desired, actual, policy, device, file, want, whole=False)
+
+
+def compare_reference(
+    desired: DeviceState, actual: DeviceState, policy: Policy, device: str, file: str | None = None
+) -> list[DriftItem]:
+    """`compare` with one DeepDiff over the whole state (the slow path the fast one must match)."""
+    return _compare(desired, actual, policy, device, file, None, whole=True)
+
+
+def _compare(
+    desired: DeviceState,
+    actual: DeviceState,
+    policy: Policy,
+    device: str,
+    file: str | None,
+    want: dict[str, Any] | None,
+    whole: bool,
+) -> list[DriftItem]:
+    if want is None:
+        want = wanted(desired)
     got_full = actual.semantic()
     got = _prune(want, got_full)
     items: dict[str, DriftItem] = {}
@@ -119,19 +174,21 @@ def compare(
             return
         items[dotted] = _item(parts, exp, act, policy, device, actual, file)
 
-    diff = DeepDiff(want, got, ignore_order=True, verbose_level=2, view="tree")
-    for kind, changes in diff.items():
-        for ch in changes:
-            parts = _parts(ch.path())
-            # list differences (pfc.no_drop, ecmp.fields): compare the whole list
-            lst = _list_owner(parts, want)
-            if lst is not None:
-                add(lst, _get(want, lst), _get(got, lst))
-                continue
-            if kind in ("dictionary_item_removed", "values_changed", "type_changes", "dictionary_item_added"):
-                add(parts, _get(want, parts), _get(got, parts))
-            else:
-                add(parts, _get(want, parts), _get(got, parts))
+    pieces = [(want, got)] if whole else _subtrees(want, got)
+    changes = [
+        (kind, ch)
+        for w, g in pieces
+        for kind, chs in DeepDiff(w, g, ignore_order=True, verbose_level=2, view="tree").items()
+        for ch in chs
+    ]
+    for _kind, ch in changes:
+        parts = _parts(ch.path())
+        # list differences (pfc.no_drop, ecmp.fields): compare the whole list
+        lst = _list_owner(parts, want)
+        if lst is not None:
+            add(lst, _get(want, lst), _get(got, lst))
+            continue
+        add(parts, _get(want, parts), _get(got, parts))
     # stated in the device but not in the intent and harmful: extra DSCPs into a lossless class, extra no-drop
     for dscp, tc in (got_full.get("dscp_to_tc") or {}).items():
         if dscp not in want.get("dscp_to_tc", {}) and tc in policy.lossless and want.get("dscp_to_tc"):
@@ -345,4 +402,4 @@ def _item(
     return DriftItem(device, itf, dotted, exp, act, sev, feature, why, file, line)
 
 
-__all__ = ["DriftItem", "Policy", "compare", "SEVERITY_RANK", "field"]
+__all__ = ["DriftItem", "Policy", "compare", "compare_reference", "wanted", "SEVERITY_RANK", "field"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from roceconf import platforms
-from roceconf.desired import desired_state, expressible
+from roceconf.desired import expressible_states
 from roceconf.intent.fabric import Fabric
 from roceconf.names import natural_key
 from roceconf.state import DeviceState
@@ -38,15 +38,7 @@ def desired(fab: Fabric) -> StateSet:
     config carries (``desired.expressible``; e.g. no hash seed where the platform has no seed syntax, so
     RC213 compares the seeds the switches really use). One render per group of identical devices."""
     out = StateSet("desired", f"intent {fab.file}")
-    cache: dict[tuple, DeviceState] = {}
-    for name in sorted(fab.devices, key=natural_key):
-        dev = fab.devices[name]
-        key = (dev.platform, id(dev.settings), id(dev.ports), dev.asic, dev.model, dev.os_version)
-        if key not in cache:
-            cache[key] = expressible(desired_state(dev))
-            out.states[name] = cache[key]
-        else:
-            out.states[name] = cache[key].model_copy(update={"hostname": name})
+    out.states = expressible_states(fab)
     return out
 
 

@@ -1,0 +1,104 @@
+"""Saved configs of a fabric with a few injected faults (for the drift benchmarks and the drift report test).
+
+`faulted_configs(fab)` renders every device from its desired state, and for a handful of devices renders a
+changed state instead: a device config a real switch or host could be running. One fault per switch platform
+present (NX-OS, Junos, NVUE, SONiC, EOS, in that order), then host NICs, until `count` faults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from roceconf.compile import output_name
+from roceconf.desired import desired_states
+from roceconf.intent import Fabric
+from roceconf.render import render_state
+from roceconf.state import DeviceState
+
+
+def _second(st: DeviceState) -> str:
+    names = list(st.interfaces)
+    return names[min(1, len(names) - 1)]
+
+
+def _mtu_all(st: DeviceState) -> str:
+    for itf in st.interfaces.values():  # NX-OS states the MTU once, in the network-qos class
+        itf.mtu = 9000
+    return "mtu 9000 on every port"
+
+
+def _mtu_one(st: DeviceState) -> str:
+    p = _second(st)
+    st.interfaces[p].mtu = 1500
+    return f"{p} mtu 1500"
+
+
+def _no_drop(st: DeviceState) -> str:
+    p = _second(st)
+    st.interfaces[p].pfc.no_drop = []
+    return f"{p} loses no-drop"
+
+
+def _ecn(st: DeviceState) -> str:
+    p = _second(st)
+    ecn = st.interfaces[p].ecn
+    tc = sorted(ecn)[0]
+    ecn[tc].max_bytes = (ecn[tc].max_bytes or 1_000_000) * 2
+    return f"{p} ECN max of TC {tc} doubled"
+
+
+def _dscp(st: DeviceState) -> str:
+    d = sorted(st.dscp_to_tc, key=int)[-1]
+    st.dscp_to_tc[d] = 0
+    return f"DSCP {d} -> TC 0"
+
+
+def _cnp(st: DeviceState) -> str:
+    p = _second(st)
+    rdma = st.interfaces[p].rdma
+    assert rdma is not None
+    rdma.cnp_dscp = 40
+    return f"{p} CNP DSCP 40"
+
+
+SWITCH_FAULTS: dict[str, Callable[[DeviceState], str]] = {
+    "nxos": _mtu_all,
+    "junos": _dscp,
+    "nvue": _ecn,
+    "sonic": _no_drop,
+    "eos": _mtu_one,
+}
+HOST_FAULTS: tuple[Callable[[DeviceState], str], ...] = (_cnp, _mtu_one)
+
+
+def faulted_configs(fab: Fabric, count: int = 5) -> tuple[dict[str, str], dict[str, str]]:
+    """({file name: config text} for every device, {device: the fault injected})."""
+    states = desired_states(fab)
+    names = list(states)
+    picks: list[tuple[str, Callable[[DeviceState], str]]] = []
+    for plat, fault in SWITCH_FAULTS.items():
+        devs = [n for n in names if fab.devices[n].platform == plat]
+        if devs and len(picks) < count:
+            picks.append((devs[len(devs) // 2], fault))
+    hosts = [n for n in names if fab.devices[n].is_host]
+    left = count - len(picks)
+    for i in range(left):
+        picks.append((hosts[(i + 1) * len(hosts) // (left + 1)], HOST_FAULTS[i % 2]))
+    faults: dict[str, str] = {}
+    changed: dict[str, DeviceState] = {}
+    for name, fault in picks:
+        st = states[name].model_copy(deep=True)
+        faults[name] = fault(st)
+        changed[name] = st
+    files = {
+        output_name(n, fab.devices[n].platform): render_state(changed.get(n, st)) for n, st in states.items()
+    }
+    return files, faults
+
+
+def write_configs(files: dict[str, str], directory: str | Path) -> None:
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (d / name).write_text(text, encoding="utf-8")
