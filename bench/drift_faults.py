@@ -69,7 +69,7 @@ SWITCH_FAULTS: dict[str, Callable[[DeviceState], str]] = {
     "sonic": _no_drop,
     "eos": _mtu_one,
 }
-HOST_FAULTS: tuple[Callable[[DeviceState], str], ...] = (_cnp, _mtu_one)
+HOST_FAULTS: tuple[Callable[[DeviceState], str], ...] = (_mtu_one, _cnp)
 
 
 def faulted_configs(fab: Fabric, count: int = 5) -> tuple[dict[str, str], dict[str, str]]:
