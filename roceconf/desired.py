@@ -156,7 +156,12 @@ def _drop_lost(want: object, got: object) -> object:
     return want
 
 
-def _expressible(desired: DeviceState) -> DeviceState:
+def expressible(desired: DeviceState) -> DeviceState:
+    """The desired state restricted to what the platform's config syntax can carry.
+
+    A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
+    platform without seed syntax) cannot be configured, and so is not audited on that platform.
+    """
     plat = platforms.get(desired.platform)
     try:
         back = plat.parse(render_state(desired))
@@ -168,40 +173,12 @@ def _expressible(desired: DeviceState) -> DeviceState:
     return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
 
 
-#: (platform, hints, desired values but the hostname) -> (expressible state, hostname survives render+parse)
-_EXPRESSIBLE: dict[tuple, tuple[DeviceState, bool]] = {}
-_MAX_EXPRESSIBLE = 4096
-
-
-def expressible(desired: DeviceState) -> DeviceState:
-    """The desired state restricted to what the platform's config syntax can carry.
-
-    A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
-    platform without seed syntax) cannot be configured, and so is not audited on that platform.
-
-    What a platform can carry depends on the values, not on the device's name: the result is memoised per
-    platform, rendering hints and desired values (all but the hostname), so a fabric of thousands of
-    identical leaves renders and re-parses one of them.
-    """
-    key = (
-        desired.platform,
-        tuple(sorted(desired.hints.items())),
-        desired.model_dump_json(exclude={"hostname", *META_FIELDS}),
-    )
-    hit = _EXPRESSIBLE.get(key)
-    if hit is None:
-        if len(_EXPRESSIBLE) >= _MAX_EXPRESSIBLE:
-            _EXPRESSIBLE.clear()
-        exp = _expressible(desired)
-        hit = _EXPRESSIBLE[key] = (exp, exp.hostname is not None or desired.hostname is None)
-    exp, keeps_hostname = hit
-    if exp.hostname == desired.hostname:
-        return exp
-    return _renamed(exp, desired.hostname if keeps_hostname else None)
-
-
 def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
-    """`expressible(desired_state(dev))` for every device (what a drift audit compares with)."""
+    """`expressible(desired_state(dev))` for every device, natural order (what drift and `check` compare).
+
+    What a platform can carry depends on the values, not on the device's name: one render and re-parse per
+    shape (a fabric of a thousand identical leaves renders one), the other devices of the shape get a copy
+    with their own hostname that shares the values (read-only, as in `desired_states`)."""
     out: dict[str, DeviceState] = {}
     shapes: dict[tuple, DeviceState] = {}
     for name, state in desired_states(fab, only).items():
