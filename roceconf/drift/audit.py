@@ -292,7 +292,36 @@ def audit(
         return _report(fab, source, names, results)
 
     deadline = timeout * (retries + 1) * 3 + 5 * (retries + 1)
-    pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-audit")
+
+    def hung(n: str) -> DeviceResult:
+        return DeviceResult(
+            n,
+            fab.devices[n].platform,
+            "unknown",
+            source,
+            reason=f"no result within {deadline:g} s (device hung)",
+        )
+
+    results.update(run_pool(names, one, workers=workers, deadline=deadline, hung=hung, progress=progress))
+    return _report(fab, source, names, results)
+
+
+def run_pool(
+    names: list[str],
+    one: Callable[[str], Any],
+    *,
+    workers: int,
+    deadline: float,
+    hung: Callable[[str], Any],
+    progress: Callable[[Any, int, int], None] | None = None,
+    prefix: str = "roceconf-audit",
+) -> dict[str, Any]:
+    """Run ``one(name)`` for every device in a bounded thread pool (live reads wait on the network); a
+    device whose call outlives ``deadline`` seconds per round of ``workers`` devices is reported as
+    ``hung(name)`` and its thread is abandoned. Results (objects with a ``device`` attribute) by name."""
+    results: dict[str, Any] = {}
+    total = len(names)
+    pool = cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=prefix)
     try:
         futs = {pool.submit(one, n): n for n in names}
         done_count = 0
@@ -312,20 +341,14 @@ def audit(
                     n = futs[f]
                     pending.discard(f)
                     f.cancel()
-                    r = DeviceResult(
-                        n,
-                        fab.devices[n].platform,
-                        "unknown",
-                        source,
-                        reason=f"no result within {deadline:g} s (device hung)",
-                    )
+                    r = hung(n)
                     results[n] = r
                     done_count += 1
                     if progress:
                         progress(r, done_count, total)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-    return _report(fab, source, names, results)
+    return results
 
 
 def _report(fab: Fabric, source: str, names: list[str], results: dict[str, DeviceResult]) -> DriftReport:
@@ -392,4 +415,4 @@ def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int
     return cb
 
 
-__all__ = ["DeviceResult", "DriftReport", "audit", "evaluate", "plain_progress", "Path"]
+__all__ = ["DeviceResult", "DriftReport", "audit", "evaluate", "plain_progress", "run_pool", "Path"]

@@ -16,12 +16,13 @@ import os
 import shlex
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
-from roceconf.platforms.base import BUNDLE_MARK
+from roceconf.platforms.base import BUNDLE_MARK, split_outputs
 from roceconf.sessionlog import add_secret, timed
 from roceconf.state import DeviceState
 
@@ -160,15 +161,7 @@ def _plain(value: Any) -> str | None:
 def read_live(target: Target, desired: DeviceState, timeout: float) -> str:
     """The text the platform parser reads, fetched from a live device."""
     plat = platforms.get(target.platform)
-    add_secret(target.password)  # never in a log line, nor as HTTP basic auth
-    if target.username and target.password:
-        add_secret(base64.b64encode(f"{target.username}:{target.password}".encode()).decode())
-    if not target.username or not target.password:
-        raise CollectError(
-            "no credentials: set ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
-            "ansible_password (vault) in the inventory",
-            retry=False,
-        )
+    _require_credentials(target)
     _probe(target, timeout)
     try:
         if plat.kind == "nic":
@@ -185,6 +178,78 @@ def read_live(target: Target, desired: DeviceState, timeout: float) -> str:
         raise
     except Exception as e:  # napalm/netmiko raise many types; report them all as unknown with the reason
         raise CollectError(_reason(target, e), retry=_retryable(e)) from None
+
+
+def _require_credentials(target: Target) -> None:
+    add_secret(target.password)  # never in a log line, nor as HTTP basic auth
+    if target.username and target.password:
+        add_secret(base64.b64encode(f"{target.username}:{target.password}".encode()).decode())
+    if not target.username or not target.password:
+        raise CollectError(
+            "no credentials: set ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
+            "ansible_password (vault) in the inventory",
+            retry=False,
+        )
+
+
+def read_commands(
+    target: Target,
+    commands: list[str],
+    timeout: float,
+    transport: str = "cli",
+    timing: dict[str, float] | None = None,
+) -> dict[str, str]:
+    """Outputs of read-only commands on a live device: ``{command: output}``.
+
+    ``transport``: ``eapi-json`` (EOS eAPI through napalm, each result as JSON text), ``shell`` (a host: the
+    commands are sent as bash lists, like the NIC read-back), ``cli`` (the platform's netmiko CLI session).
+    Same credentials, probe, timeouts and error reasons as the config read-back. ``timing`` receives the
+    wall-clock ``start`` / ``end`` of the commands themselves (after login), for rates over time."""
+    timing = timing if timing is not None else {}
+    plat = platforms.get(target.platform)
+    _require_credentials(target)
+    _probe(target, timeout)
+    try:
+        if transport == "eapi-json":
+            return _napalm_cli_json(target, commands, timeout, timing)
+        if transport == "shell":
+            text = _netmiko_many(target, "linux", commands, timeout, timing=timing)
+            return {cmd: out for cmd, _line, out in split_outputs(text)}
+        if plat.netmiko_device_type is None:
+            raise CollectError(f"platform {plat.name} has no CLI collector", retry=False)
+        return _netmiko_outputs(target, plat.netmiko_device_type, commands, timeout, timing)
+    except CollectError:
+        raise
+    except Exception as e:  # napalm/netmiko raise many types; report them all as unknown with the reason
+        raise CollectError(_reason(target, e), retry=_retryable(e)) from None
+
+
+def _napalm_cli_json(
+    target: Target, commands: list[str], timeout: float, timing: dict[str, float]
+) -> dict[str, str]:
+    import json
+
+    from napalm import get_network_driver
+
+    optional: dict[str, Any] = {
+        "transport": target.transport if target.transport in ("http", "https") else "https"
+    }
+    if target.port:
+        optional["port"] = target.port
+    dev = get_network_driver("eos")(
+        target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
+    )
+    dev.open()
+    try:
+        timing["start"] = time.time()
+        results = dev.cli(commands, encoding="json")
+        timing["end"] = time.time()
+    finally:
+        try:
+            dev.close()
+        except Exception:  # noqa: BLE001 - closing a broken session must not mask the result
+            pass
+    return {cmd: json.dumps(results.get(cmd)) for cmd in commands}
 
 
 def _probe(target: Target, timeout: float) -> None:
@@ -284,11 +349,18 @@ def close_quietly(conn: Any) -> None:
 
 
 def _netmiko_many(
-    target: Target, device_type: str, commands: list[str], timeout: float, bundle: bool = True
+    target: Target,
+    device_type: str,
+    commands: list[str],
+    timeout: float,
+    bundle: bool = True,
+    timing: dict[str, float] | None = None,
 ) -> str:
     with timed(target.name, f"netmiko {device_type} connect {target.host}:{target.port or 22}", log):
         conn = netmiko_connect(target, device_type, timeout)
+    timing = timing if timing is not None else {}
     try:
+        timing["start"] = time.time()
         if bundle:
             # hosts: many small reads; send them as bash command lists that print the bundle markers
             # themselves, CHUNK commands per round trip instead of one
@@ -299,6 +371,7 @@ def _netmiko_many(
                 )
                 with timed(target.name, "send " + "; ".join(commands[i : i + CHUNK]), log):
                     parts.append(conn.send_command(line, read_timeout=timeout))
+            timing["end"] = time.time()
             return "\n".join(p.strip("\n") for p in parts) + "\n"
         outputs = {}
         for cmd in commands:
@@ -309,14 +382,36 @@ def _netmiko_many(
     return "\n".join(outputs.values())
 
 
+def _netmiko_outputs(
+    target: Target, device_type: str, commands: list[str], timeout: float, timing: dict[str, float]
+) -> dict[str, str]:
+    conn = netmiko_connect(target, device_type, timeout)
+    try:
+        timing["start"] = time.time()
+        out = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in commands}
+        timing["end"] = time.time()
+        return out
+    finally:
+        close_quietly(conn)
+
+
 def read_with_retries(
-    target: Target, desired: DeviceState, timeout: float, retries: int = 2, backoff: float = 0.5
-) -> tuple[str, int]:
-    """Read a device, retrying connection problems with exponential backoff. Returns (text, attempts)."""
+    target: Target,
+    desired: DeviceState | None,
+    timeout: float,
+    retries: int = 2,
+    backoff: float = 0.5,
+    reader: Callable[[], Any] | None = None,
+) -> tuple[Any, int]:
+    """Read a device, retrying connection problems with exponential backoff. Returns (text, attempts).
+    ``reader`` replaces the config read-back (e.g. counters: ``lambda: read_commands(...)``)."""
     attempt = 0
     while True:
         attempt += 1
         try:
+            if reader is not None:
+                return reader(), attempt
+            assert desired is not None
             return read_live(target, desired, timeout), attempt
         except CollectError as e:
             log.info("%s: attempt %d failed: %s", target.name, attempt, e)

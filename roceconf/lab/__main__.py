@@ -1,7 +1,7 @@
 """Run the loopback lab as a process.
 
     ROCECONF_USERNAME=u ROCECONF_PASSWORD=p \\
-    python -m roceconf.lab --configs DIR --inventory-out FILE --ttl SECONDS
+    python -m roceconf.lab --configs DIR --inventory-out FILE --ttl SECONDS [--scenario NAME[@DEVICE[:PORT]]]
 
 One device per file in DIR (name = file stem). The platform comes from a subdirectory named
 after it (``DIR/nxos/leaf1.cfg``), from ``--platform NAME=PLATFORM``, or from the file:
@@ -88,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ttl", type=float, default=600.0, help="stop after this many seconds (default 600)")
     ap.add_argument("--platform", action="append", default=[], metavar="NAME=PLATFORM")
     ap.add_argument("--fault", action="append", default=[], metavar="NAME=FAULT")
+    ap.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        metavar="NAME[@DEVICE[:PORT]]",
+        help="counter scenario (healthy, pfc-storm, watchdog, lossless-drops, ecn-no-cnp, misclassified-pause, "
+        "counter-reset); repeatable",
+    )
     ap.add_argument("--keep-inventory", action="store_true", help="leave the inventory file on exit")
     args = ap.parse_args(argv)
 
@@ -121,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name, platform, text in collect(args.configs, overrides):
             lab.add(name, platform, text, fault=faults.get(name))
+        lab.set_scenarios(args.scenario)
     except (ValueError, TypeError) as exc:
         print(f"lab: {exc}", file=sys.stderr)
         return 2

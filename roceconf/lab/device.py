@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from roceconf.lab import tree
+from roceconf.lab.counters import LabCounters, PortProfile, Scenario, profiles, rdma_devices
 from roceconf.state import DeviceState
 
 #: Faults a device can be given (``None`` = healthy).
@@ -160,6 +161,9 @@ class Device:
         self.time_scale = 1.0
         #: EOS sessions committed with a timer: name -> {previous, timer, commitBy}.
         self.pending_commits: dict[str, dict[str, Any]] = {}
+        #: Moving counters (see roceconf.lab.counters); scenarios via ``set_scenarios``.
+        self.counters = LabCounters(is_host=self.is_host)
+        self._profiles: tuple[str, dict[str, PortProfile], dict[str, str | None]] | None = None
         self.set_config(config if config is not None else "")
         self.startup = self.get_config()
 
@@ -176,6 +180,37 @@ class Device:
         with self.lock:
             self.commands += 1
             self.history.append(command)
+
+    def ports(self) -> dict[str, PortProfile]:
+        """Ports of the running configuration with their lossless / ECN priorities (cached per config)."""
+        return self._counter_view()[0]
+
+    def _counter_view(self) -> tuple[dict[str, PortProfile], dict[str, str | None]]:
+        with self.lock:
+            text = self.get_config()
+            if self._profiles is None or self._profiles[0] != text:
+                rdma = rdma_devices(text) if self.is_host else {}
+                self._profiles = (text, profiles(self.platform, text, self.is_host), rdma)
+            return self._profiles[1], self._profiles[2]
+
+    def counter_output(self, command: str) -> str | None:
+        """The output of a counter command (the platform's ``counters.simulate`` over the moving counters),
+        or None when ``command`` is not one."""
+        from roceconf.platforms import counters
+
+        cmd = " ".join(command.split())
+        while cmd.startswith("sudo "):
+            cmd = cmd[5:]
+        spec = counters(self.platform)
+        if spec.simulate({}, cmd, {}) is None:
+            return None
+        with self.lock:
+            ports, rdma = self._counter_view()
+            return spec.simulate(self.counters.read(cmd, ports), cmd, rdma)
+
+    def set_scenarios(self, scenarios: list[Scenario]) -> None:
+        with self.lock:
+            self.counters.set_scenarios(scenarios)
 
     def stats(self) -> dict[str, int]:
         return {

@@ -542,6 +542,30 @@ class Lab:
     def stats(self, name: str) -> dict[str, int]:
         return self.devices[name].stats()
 
+    def set_scenarios(self, items: Iterable[str]) -> None:
+        """Counter scenarios, each ``NAME[@DEVICE[:PORT]]`` (see roceconf.lab.counters); replaces the
+        previous ones and restarts the read counts. ValueError names the first bad item."""
+        from roceconf.lab.counters import Scenario, needs, parse_scenario
+
+        per: dict[str, list[Scenario]] = {n: [] for n in self.devices}
+        for text in items:
+            name, dev, port = parse_scenario(text)
+            if dev is not None and dev not in self.devices:
+                raise ValueError(f"scenario {text!r}: no device {dev!r} in the lab")
+            for d in [dev] if dev else list(self.devices):
+                device = self.devices[d]
+                why = needs(name, device.is_host)
+                if why:
+                    if dev:
+                        raise ValueError(f"scenario {text!r}: {why}")
+                    continue
+                if port is not None and port not in device.ports():
+                    known = ", ".join(sorted(device.ports())) or "none"
+                    raise ValueError(f"scenario {text!r}: {d} has no port {port!r} (ports: {known})")
+                per[d].append(Scenario(name, port))
+        for d, sc in per.items():
+            self.devices[d].set_scenarios(sc)
+
     def inventory(self) -> dict[str, Any]:
         """Ansible-style inventory: ``all.hosts`` plus one group per platform."""
         hosts: dict[str, Any] = {}

@@ -104,6 +104,10 @@ class Shell:
             self.device.record(stripped)
         if self.device.fault == "garbage" and self.is_read(stripped):
             return junk(self.rng)
+        if stripped and not isinstance(self, LinuxShell):  # bash shells answer per command of a list
+            counted = self.device.counter_output(stripped)
+            if counted is not None:
+                return counted
         return self.handle(line.replace("\x00", ""))
 
     def handle(self, line: str) -> str:  # pragma: no cover - overridden
@@ -429,6 +433,10 @@ class EosEngine:
             if self.device.fault == "garbage" and cmd.startswith("show"):
                 text = junk(self.rng)
                 results.append({"output": text} if fmt == "text" else {"garbage": text})
+                continue
+            counted = self.device.counter_output(cmd)
+            if counted is not None:
+                results.append(json.loads(counted) if fmt == "json" else {"output": counted})
                 continue
             out = self.one(cmd)
             if isinstance(out, dict):
@@ -901,7 +909,13 @@ class LinuxShell(Shell):
         first, second = (self.command, self.builtin) if self.command_first else (self.builtin, self.command)
         cmd = cmd.replace("$?", str(self.rc))
         self.rc = 0
-        out = first(cmd)
+        out = None
+        if self.device.fault == "garbage" and self.device.counter_output(cmd) is not None:
+            out = junk(self.rng)
+        else:
+            out = self.device.counter_output(cmd)
+        if out is None:
+            out = first(cmd)
         if out is None:
             out = second(cmd)
         if out is not None:

@@ -12,7 +12,7 @@ SWITCHES = ("eos", "nxos", "nvue", "sonic", "junos")
 NICS = ("connectx", "bnxt", "linux-dcb")
 NAMES = SWITCHES + NICS
 
-__all__ = ["NAMES", "NICS", "SWITCHES", "Capabilities", "Fact", "Platform", "get", "all_platforms"]
+__all__ = ["NAMES", "NICS", "SWITCHES", "Capabilities", "Fact", "Platform", "all_platforms", "counters", "get"]
 
 
 @cache
@@ -25,3 +25,12 @@ def get(name: str) -> Platform:
 
 def all_platforms() -> list[Platform]:
     return [get(n) for n in NAMES]
+
+
+@cache
+def counters(name: str):  # -> roceconf.health.model.CounterSpec
+    """The counter reader of a platform: ``roceconf/platforms/<name>/counters.py`` ``COUNTERS``."""
+    if name not in NAMES:
+        raise KeyError(f"unknown platform {name!r}; known: {', '.join(NAMES)}")
+    module = importlib.import_module(f"roceconf.platforms.{name.replace('-', '_')}.counters")
+    return module.COUNTERS

@@ -1,0 +1,216 @@
+"""Read counters: live (twice or more, ``interval`` apart, with drift's inventory, credentials, worker pool,
+timeouts and ``unknown`` semantics) or from a directory saved by ``--save-counters``.
+
+A saved file ``DIR/<device>.counters.json`` holds the raw command outputs of every sample and when it was
+taken, so an offline run parses exactly what the live run parsed and finds the same.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from roceconf import platforms
+from roceconf.drift.audit import run_pool
+from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
+from roceconf.health.evaluate import HealthReport, evaluate
+from roceconf.health.model import Snapshot
+from roceconf.intent import DeviceSpec, Fabric
+from roceconf.names import natural_key
+
+SAVED_SUFFIX = ".counters.json"
+
+
+def port_map(dev: DeviceSpec) -> dict[str, str | None]:
+    """The intent's ports of a device -> RDMA device (host NIC ports) or None."""
+    return {n: p.rdma_device for n, p in dev.ports.items()}
+
+
+def snapshot(dev: DeviceSpec, taken_at: float, outputs: dict[str, str]) -> Snapshot:
+    ports, warnings = platforms.counters(dev.platform).parse(outputs)
+    return Snapshot(dev.name, dev.platform, taken_at, ports, list(warnings))
+
+
+class _Sampled:
+    """Result of one device's sampling (the pool needs a ``device`` attribute)."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self.samples: list[dict[str, Any]] = []
+        self.error: str | None = None
+        self.attempts = 0
+        self.seconds = 0.0
+        self.source = ""
+        self.status = "read"
+        self.reason: str | None = None
+
+
+def sample_device(
+    dev: DeviceSpec,
+    target: Target | None,
+    *,
+    samples: int,
+    interval: float,
+    timeout: float,
+    retries: int,
+    sleep: Callable[[float], None] = time.sleep,
+) -> _Sampled:
+    """Read one device's counters ``samples`` times, ``interval`` seconds apart. Never raises for device
+    problems: the result's ``error`` says why it could not be read."""
+    out = _Sampled(dev.name)
+    t0 = time.monotonic()
+    try:
+        if target is None:
+            raise CollectError("not in the inventory", retry=False)
+        if target.platform != dev.platform:
+            raise CollectError(f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False)
+        out.source = f"{target.host}:{target.port}" if target.port else target.host
+        spec = platforms.counters(dev.platform)
+        cmds = spec.commands(port_map(dev))
+        due = time.monotonic()
+        for i in range(samples):
+            if i:
+                sleep(max(0.0, due - time.monotonic()))
+            timing: dict[str, float] = {}
+            outputs, attempts = read_with_retries(
+                target,
+                None,
+                timeout,
+                retries,
+                reader=lambda: read_commands(target, cmds, timeout, spec.transport, timing),  # noqa: B023
+            )
+            out.attempts += attempts
+            # the counters were read between start and end of the commands (after login)
+            taken = (timing.get("start", time.time()) + timing.get("end", time.time())) / 2
+            out.samples.append({"taken_at": round(taken, 6), "outputs": outputs})
+            due = time.monotonic() + interval
+    except CollectError as e:
+        out.error = str(e)
+    except Exception as e:  # noqa: BLE001 - one broken device never stops the run
+        msg = f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
+        out.error = target.scrub(msg) if target else msg
+    out.seconds = time.monotonic() - t0
+    if out.error:
+        out.status, out.reason = "unknown", out.error
+    return out
+
+
+def saved_data(dev: DeviceSpec, sampled: _Sampled) -> dict[str, Any]:
+    return {"format_version": 1, "device": dev.name, "platform": dev.platform, "samples": sampled.samples}
+
+
+def health_live(
+    fab: Fabric,
+    inventory: str | Path,
+    *,
+    samples: int = 2,
+    interval: float = 10.0,
+    device: str | None = None,
+    workers: int = 8,
+    timeout: float = 10.0,
+    retries: int = 2,
+    credentials: tuple[str, str] | None = None,
+    save_dir: str | Path | None = None,
+    progress: Callable[[Any, int, int], None] | None = None,
+) -> HealthReport:
+    names = _names(fab, device)
+    targets = load_inventory(inventory)
+    if credentials is not None:
+        for t in targets.values():
+            t.username, t.password = credentials
+    source = f"inventory {inventory}"
+
+    def one(name: str) -> _Sampled:
+        return sample_device(
+            fab.devices[name], targets.get(name), samples=samples, interval=interval, timeout=timeout, retries=retries
+        )
+
+    per_read = timeout * (retries + 1) * 3 + 5 * (retries + 1)
+    deadline = per_read * samples + interval * (samples - 1)
+
+    def hung(n: str) -> _Sampled:
+        r = _Sampled(n)
+        r.error = r.reason = f"no result within {deadline:g} s (device hung)"
+        r.status = "unknown"
+        return r
+
+    got = run_pool(names, one, workers=workers, deadline=deadline, hung=hung, progress=progress, prefix="roceconf-health")
+    snaps: dict[str, list[Snapshot]] = {}
+    errors: dict[str, str] = {}
+    meta: dict[str, dict[str, Any]] = {}
+    for n in names:
+        r = got[n]
+        meta[n] = {"attempts": r.attempts, "seconds": r.seconds, "source": r.source or source}
+        if r.error:
+            errors[n] = r.error
+            continue
+        dev = fab.devices[n]
+        if save_dir is not None:
+            from roceconf.compile import write_outputs
+
+            write_outputs({n + SAVED_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir)
+        snaps[n] = [snapshot(dev, s["taken_at"], s["outputs"]) for s in r.samples]
+    return evaluate(fab, snaps, errors, source=source, meta=meta)
+
+
+def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
+    """Snapshots of a saved counters file; CollectError (the device is unknown) when it cannot be used."""
+    if not path.is_file():
+        raise CollectError(f"no saved counters {path.name} in {path.parent}", retry=False)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise CollectError(f"cannot read {path}: {e}", retry=False) from None
+    except ValueError as e:
+        raise CollectError(f"{path}: not JSON ({e})", retry=False) from None
+    if not isinstance(data, dict) or not isinstance(data.get("samples"), list):
+        raise CollectError(f"{path}: no 'samples' list (not a file written by --save-counters)", retry=False)
+    if data.get("platform") not in (None, dev.platform):
+        raise CollectError(f"{path}: saved from platform {data.get('platform')}, intent says {dev.platform}", retry=False)
+    out = []
+    for i, s in enumerate(data["samples"]):
+        outputs = s.get("outputs") if isinstance(s, dict) else None
+        taken = s.get("taken_at") if isinstance(s, dict) else None
+        if not isinstance(outputs, dict) or not isinstance(taken, int | float):
+            raise CollectError(f"{path}: sample {i + 1} has no taken_at / outputs", retry=False)
+        out.append(snapshot(dev, float(taken), {str(k): str(v) for k, v in outputs.items()}))
+    return out
+
+
+def health_offline(fab: Fabric, directory: str | Path, *, device: str | None = None) -> HealthReport:
+    d = Path(directory)
+    if not d.is_dir():
+        raise CollectError(f"{directory}: not a directory", retry=False)
+    snaps: dict[str, list[Snapshot]] = {}
+    errors: dict[str, str] = {}
+    meta: dict[str, dict[str, Any]] = {}
+    for n in _names(fab, device):
+        p = d / (n + SAVED_SUFFIX)
+        meta[n] = {"source": str(p), "attempts": 1}
+        try:
+            snaps[n] = load_saved(p, fab.devices[n])
+        except CollectError as e:
+            errors[n] = str(e)
+    return evaluate(fab, snaps, errors, source=f"counters {directory}", meta=meta)
+
+
+def _names(fab: Fabric, device: str | None) -> list[str]:
+    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
+    if device is not None and not names:
+        raise CollectError(f"no device named '{device}' in the intent", retry=False)
+    return names
+
+
+def plain_progress(stream: Any = sys.stderr) -> Callable[[Any, int, int], None]:
+    def cb(r: Any, i: int, n: int) -> None:
+        extra = f" ({r.reason})" if r.reason else ""
+        print(f"[{i}/{n}] {r.device}: {r.status}{extra}", file=stream, flush=True)
+
+    return cb
+
+
+__all__ = ["health_live", "health_offline", "load_saved", "plain_progress", "sample_device", "snapshot"]

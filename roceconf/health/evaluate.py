@@ -1,0 +1,409 @@
+"""Evaluate counter snapshots against the intent: rates over each interval, the RC3xx rules, counter resets
+and link-partner correlation.
+
+The result is a plain data model (device -> port -> findings with their priority, plus per-port rates for
+every interval) that every report format - and an HTML report - is drawn from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from roceconf.health import rules as R
+from roceconf.health.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
+from roceconf.intent import DeviceSpec, Fabric
+from roceconf.intent.rules import Rule
+from roceconf.names import natural_key
+
+Severity = Literal["critical", "warning", "info"]
+Status = Literal["healthy", "findings", "unknown"]
+SEVERITY_RANK = {"critical": 0, "warning": 1, "info": 2}
+
+
+@dataclass
+class Finding:
+    rule: str
+    severity: Severity
+    title: str
+    device: str
+    port: str | None
+    priority: int | None
+    counters: list[str]
+    value: float | None
+    threshold: float | None
+    message: str
+    impact: str
+    hint: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "title": self.title,
+            "device": self.device,
+            "port": self.port,
+            "priority": self.priority,
+            "counters": self.counters,
+            "value": None if self.value is None else round(self.value, 6),
+            "threshold": self.threshold,
+            "message": self.message,
+            "impact": self.impact,
+            "hint": self.hint,
+        }
+
+
+@dataclass
+class Interval:
+    """Rates of one port between two consecutive samples (per second); reset counters have no rate."""
+
+    start: float
+    seconds: float
+    prio: dict[str, dict[int, float]] = field(default_factory=dict)
+    port: dict[str, float] = field(default_factory=dict)
+    reset: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "seconds": round(self.seconds, 6),
+            "prio": {c: {str(p): round(v, 6) for p, v in sorted(d.items())} for c, d in sorted(self.prio.items())},
+            "port": {c: round(v, 6) for c, v in sorted(self.port.items())},
+            "reset": self.reset,
+        }
+
+
+@dataclass
+class PortHealth:
+    port: str
+    partner: str | None = None
+    intervals: list[Interval] = field(default_factory=list)
+    last: PortCounters | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def mean(self, counter: str, priority: int | None = None) -> float | None:
+        """Mean rate over the intervals that have one (None: never read or always reset)."""
+        total, secs = 0.0, 0.0
+        for iv in self.intervals:
+            v = iv.port.get(counter) if priority is None else iv.prio.get(counter, {}).get(priority)
+            if v is not None:
+                total += v * iv.seconds
+                secs += iv.seconds
+        return total / secs if secs > 0 else None
+
+    def by_priority(self) -> dict[int | None, list[Finding]]:
+        out: dict[int | None, list[Finding]] = {}
+        for f in self.findings:
+            out.setdefault(f.priority, []).append(f)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "port": self.port,
+            "partner": self.partner,
+            "intervals": [iv.to_dict() for iv in self.intervals],
+            "watchdog_shut": (self.last.wd_shut if self.last else None),
+            "gauges": ({c: {str(p): v for p, v in d.items()} for c, d in self.last.gauges.items()} if self.last else {}),
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+@dataclass
+class DeviceHealth:
+    device: str
+    platform: str
+    status: Status
+    source: str = ""
+    reason: str | None = None
+    samples: list[float] = field(default_factory=list)
+    ports: dict[str, PortHealth] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    attempts: int = 0
+    seconds: float = 0.0
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for p in self.ports.values() for f in p.findings]
+
+    @property
+    def worst(self) -> Severity | None:
+        fs = self.findings
+        return min((f.severity for f in fs), key=SEVERITY_RANK.__getitem__) if fs else None
+
+    def tree(self) -> dict[str, dict[int | None, list[Finding]]]:
+        """port -> priority -> findings (ports without findings left out)."""
+        return {n: p.by_priority() for n, p in self.ports.items() if p.findings}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device,
+            "platform": self.platform,
+            "status": self.status,
+            "source": self.source,
+            "reason": self.reason,
+            "worst_severity": self.worst,
+            "attempts": self.attempts,
+            "seconds": round(self.seconds, 3),
+            "samples": self.samples,
+            "warnings": self.warnings,
+            "ports": [p.to_dict() for p in self.ports.values()],
+        }
+
+
+@dataclass
+class HealthReport:
+    intent: str
+    source: str
+    generated_at: str
+    devices: list[DeviceHealth]
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for d in self.devices for f in d.findings]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        c = {"devices": len(self.devices), "healthy": 0, "findings": 0, "unknown": 0, "critical": 0, "warning": 0, "info": 0}
+        for d in self.devices:
+            c[d.status] += 1
+            for f in d.findings:
+                c[f.severity] += 1
+        return c
+
+    @property
+    def exit_code(self) -> int:
+        """0 healthy, 1 findings, 3 some device could not be read and nothing was found elsewhere (as drift)."""
+        if any(d.status == "findings" for d in self.devices):
+            return 1
+        if any(d.status == "unknown" for d in self.devices):
+            return 3
+        return 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": 1,
+            "intent": self.intent,
+            "source": self.source,
+            "generated_at": self.generated_at,
+            "summary": self.counts,
+            "exit_code": self.exit_code,
+            "devices": [d.to_dict() for d in self.devices],
+        }
+
+
+# ------------------------------------------------------------------------------------------- rates
+def intervals(snaps: list[Snapshot], port: str) -> list[Interval]:
+    out: list[Interval] = []
+    for a, b in zip(snaps, snaps[1:], strict=False):
+        pa, pb = a.ports.get(port), b.ports.get(port)
+        dt = b.taken_at - a.taken_at
+        if pa is None or pb is None or dt <= 0:
+            continue
+        iv = Interval(a.taken_at, dt)
+        reset: set[str] = set()
+        for c, vb in pb.prio.items():
+            va = pa.prio.get(c)
+            if va is None:
+                continue
+            rates: dict[int, float] = {}
+            for p, x in vb.items():
+                y = va.get(p)
+                if y is None:
+                    continue
+                if x < y:
+                    reset.add(c)
+                else:
+                    rates[p] = (x - y) / dt
+            iv.prio[c] = rates
+        for c, x in pb.port.items():
+            y = pa.port.get(c)
+            if y is None:
+                continue
+            if x < y:
+                reset.add(c)
+            else:
+                iv.port[c] = (x - y) / dt
+        iv.reset = sorted(reset)
+        out.append(iv)
+    return out
+
+
+# ------------------------------------------------------------------------------------------- rules
+class _Port:
+    """Evaluates one port and collects its findings (one per rule and priority, worst value kept)."""
+
+    def __init__(self, dev: DeviceSpec, ph: PortHealth, th: R.Thresholds) -> None:
+        self.dev, self.ph, self.th = dev, ph, th
+        self.found: dict[tuple[str, int | None], Finding] = {}
+
+    def add(self, rule: Rule, prio: int | None, counters: list[str], value: float | None, threshold: float | None, message: str) -> None:
+        key = (rule.id, prio)
+        old = self.found.get(key)
+        if old is not None and (old.value or 0) >= (value or 0):
+            return
+        self.found[key] = Finding(
+            rule.id, rule.severity, rule.title, self.dev.name, self.ph.port, prio, counters, value, threshold,
+            message, rule.why, rule.hint,  # fmt: skip
+        )  # type: ignore[arg-type]
+
+
+def _port_rules(dev: DeviceSpec, ph: PortHealth, th: R.Thresholds, lossless: set[int], ecn: set[int]) -> None:
+    e = _Port(dev, ph, th)
+    spec = dev.ports.get(ph.port)
+    speed = spec.speed_gbps if spec is not None and spec.speed_gbps else None
+    wd_fired: set[int] = set()
+    resets: set[str] = set()
+    storm_frames: dict[int, list[float]] = {}
+    for iv in ph.intervals:
+        resets.update(iv.reset)
+        pr = iv.prio
+        for c in ("queue_drops", "pg_drops"):
+            for p, v in pr.get(c, {}).items():
+                if v > 0 and p in lossless:
+                    where = "egress queue" if c == "queue_drops" else "ingress priority group / receive"
+                    e.add(R.R_LOSSLESS_DROPS, p, [c], v, 0, f"{v:.1f} packets/s dropped on the {where} of lossless priority {p}")
+        for c in ("wd_detected", "wd_restored"):
+            for p, v in pr.get(c, {}).items():
+                if v > 0:
+                    wd_fired.add(p)
+                    n = v * iv.seconds
+                    e.add(R.R_WATCHDOG, p, ["wd_detected", "wd_restored"], n, 0, f"PFC watchdog {'detected' if c == 'wd_detected' else 'restored'} {n:.0f} storm(s) on priority {p} during {iv.seconds:.2f} s")
+        us = pr.get("pfc_rx_us", {})
+        for p, v in us.items():
+            share = v / 1e6
+            if share > th.storm_share:
+                e.add(R.R_STORM, p, ["pfc_rx_us"], share, th.storm_share, f"paused {share:.0%} of the interval by received PFC on priority {p}")
+        for p, v in pr.get("pfc_rx", {}).items():
+            if p not in us:
+                storm_frames.setdefault(p, []).append(v)
+        for c in ("pfc_rx", "pfc_tx"):
+            for p, v in pr.get(c, {}).items():
+                if v > 0 and p not in lossless:
+                    e.add(R.R_LOSSY_PAUSE, p, [c], v, 0, f"{v:.1f} PFC frames/s {'received' if c == 'pfc_rx' else 'sent'} on priority {p}, which the intent makes lossy")
+        for p, v in pr.get("ecn_marked", {}).items():
+            if v > 0 and p not in ecn:
+                e.add(R.R_ECN_UNEXPECTED, p, ["ecn_marked"], v, 0, f"{v:.1f} packets/s ECN-marked on queue {p}, which has no ECN in the intent")
+        po = iv.port
+        marked, cnp = po.get("ecn_roce_rx"), po.get("cnp_sent")
+        if marked is not None and marked > 0 and cnp is not None and cnp == 0:
+            e.add(R.R_NO_CNP, None, ["ecn_roce_rx", "cnp_sent"], marked, 0, f"{marked:.1f} ECN-marked RoCE packets/s received, 0 CNPs sent")
+        ign = po.get("cnp_ignored")
+        if ign is not None and ign > 0:
+            e.add(R.R_CNP_IGNORED, None, ["cnp_ignored"], ign, 0, f"{ign:.1f} CNPs/s received and ignored by the reaction point (handled: {po.get('cnp_handled', 0):.1f}/s)")
+        errs = {c: po[c] for c in ROCE_ERRORS if po.get(c, 0) > 0}
+        if errs:
+            e.add(R.R_ROCE_ERRORS, None, sorted(errs), sum(errs.values()), 0, "rising: " + ", ".join(f"{c} {v:.1f}/s" for c, v in sorted(errs.items())))
+        phy = po.get("rx_discards_phy")
+        if phy is not None and phy > 0 and lossless:
+            e.add(R.R_PHY_DISCARDS, None, ["rx_discards_phy"], phy, 0, f"{phy:.1f} packets/s discarded by the physical port")
+    # frame-rate storms: no duration counter; continuous pauses that could keep the port paused more than
+    # the threshold share even at the largest pause time, on every interval
+    if speed:
+        longest = R.max_pause_seconds(speed)
+        for p, rates in storm_frames.items():
+            shares = [v * longest for v in rates]
+            if shares and len(shares) == len(ph.intervals) and min(shares) > th.storm_share:
+                e.add(R.R_STORM, p, ["pfc_rx"], min(rates), th.storm_share / longest, f"{min(rates):.0f} PFC frames/s received on priority {p} on every sample: enough to keep a {speed:g}G port paused {min(min(shares), 1.0):.0%} of the time")
+    if ph.last is not None and ph.last.wd_shut:
+        for p in ph.last.wd_shut:
+            if p not in wd_fired:
+                e.add(R.R_WATCHDOG_SHUT, p, ["wd_shut"], None, None, f"the PFC watchdog holds the queue of priority {p} shut")
+    if resets:
+        e.add(R.R_RESET, None, sorted(resets), None, None, "went backwards between samples (device restarted or counters cleared): " + ", ".join(sorted(resets)))
+    ph.findings = sorted(e.found.values(), key=lambda f: (SEVERITY_RANK[f.severity], f.rule, -1 if f.priority is None else f.priority))
+
+
+def _partners(fab: Fabric) -> dict[tuple[str, str], tuple[str, str]]:
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    for ln in fab.links:
+        out[(ln.a.device, ln.a.port)] = (ln.b.device, ln.b.port)
+        out[(ln.b.device, ln.b.port)] = (ln.a.device, ln.a.port)
+    return out
+
+
+def _correlate(fab: Fabric, results: dict[str, DeviceHealth], th: R.Thresholds) -> None:
+    for (dev, port), (pdev, pport) in _partners(fab).items():
+        a, b = results.get(dev), results.get(pdev)
+        if a is None or b is None or a.status == "unknown" or b.status == "unknown":
+            continue
+        pa, pb = a.ports.get(port), b.ports.get(pport)
+        if pa is None or pb is None or not pa.intervals or not pb.intervals:
+            continue
+        for p in range(8):
+            sent, seen = pa.mean("pfc_tx", p), pb.mean("pfc_rx", p)
+            if sent is None or seen is None or sent < th.partner_min_rate:
+                continue
+            if seen < th.partner_share * sent:
+                spec = fab.devices[dev]
+                e = _Port(spec, pa, th)
+                e.add(R.R_PARTNER, p, ["pfc_tx", "pfc_rx"], sent, th.partner_share, f"sent {sent:.1f} PFC frames/s on priority {p}; partner {pdev}:{pport} received {seen:.1f}/s")
+                pa.findings += list(e.found.values())
+
+
+def evaluate_device(dev: DeviceSpec, snaps: list[Snapshot], th: R.Thresholds = R.DEFAULT) -> DeviceHealth:
+    """Rates and per-port rules of one device (correlation across links is done by :func:`evaluate`)."""
+    res = DeviceHealth(dev.name, dev.platform, "healthy", samples=[s.taken_at for s in snaps])
+    for s in snaps:
+        res.warnings += [w for w in s.warnings if w not in res.warnings]
+    if len(snaps) < 2:
+        res.status, res.reason = "unknown", f"{len(snaps)} sample(s): rates need two"
+        return res
+    wanted = list(dev.ports) or sorted({p for s in snaps for p in s.ports}, key=natural_key)
+    seen = [p for p in wanted if all(p in s.ports for s in snaps)]
+    if not seen:
+        first = "; ".join(res.warnings[:2])
+        res.status = "unknown"
+        res.reason = "no counters for any of the intent's ports were read" + (f" ({first})" if first else "")
+        return res
+    missing = [p for p in wanted if p not in seen]
+    if missing:
+        res.warnings.append("no counters read for port(s) " + ", ".join(missing))
+    s = dev.settings
+    lossless = set(s.lossless_priorities)
+    ecn = {c.priority for c in s.classes if c.ecn is not None}
+    for name in seen:
+        ph = PortHealth(name, intervals=intervals(snaps, name), last=snaps[-1].ports[name])
+        _port_rules(dev, ph, th, lossless, ecn)
+        res.ports[name] = ph
+    return res
+
+
+def evaluate(
+    fab: Fabric,
+    snapshots: dict[str, list[Snapshot]],
+    errors: dict[str, str] | None = None,
+    *,
+    source: str = "",
+    thresholds: R.Thresholds = R.DEFAULT,
+    meta: dict[str, dict[str, Any]] | None = None,
+) -> HealthReport:
+    """Evaluate every device named in ``snapshots`` or ``errors`` (errors: device -> reason it is unknown)."""
+    errors = errors or {}
+    results: dict[str, DeviceHealth] = {}
+    for name in sorted(set(snapshots) | set(errors), key=natural_key):
+        dev = fab.devices[name]
+        if name in errors:
+            results[name] = DeviceHealth(name, dev.platform, "unknown", reason=errors[name])
+        else:
+            results[name] = evaluate_device(dev, snapshots[name], thresholds)
+        for k, v in (meta or {}).get(name, {}).items():
+            setattr(results[name], k, v)
+    partners = _partners(fab)
+    for d in results.values():
+        for ph in d.ports.values():
+            pd = partners.get((d.device, ph.port))
+            ph.partner = f"{pd[0]}:{pd[1]}" if pd else None
+    _correlate(fab, results, thresholds)
+    for d in results.values():
+        if d.status != "unknown":
+            d.status = "findings" if d.findings else "healthy"
+    return HealthReport(
+        intent=fab.file,
+        source=source,
+        generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        devices=list(results.values()),
+    )
+
+
+__all__ = ["DeviceHealth", "Finding", "HealthReport", "Interval", "PortHealth", "evaluate", "evaluate_device", "intervals", "PORT_COUNTERS"]

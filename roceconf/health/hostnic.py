@@ -1,0 +1,99 @@
+"""The mechanics the three host NIC platforms share: per-port commands, ``ethtool -S`` and ``hw_counters``
+reading by name tables. The names themselves (and their sources) live in each platform's ``counters.py``.
+
+A name table maps a vendor counter name to a neutral counter: per priority (``rx_prio{p}_pause`` ->
+``pfc_rx``) or per port (``np_cnp_sent`` -> ``cnp_sent``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from roceconf.health.model import PORT_COUNTERS, PortCounters
+from roceconf.health.parsing import grep_files, key_values
+
+ETHTOOL = "ethtool -S {port}"
+HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
+
+
+def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile("^" + re.escape(name).replace(r"\{p\}", r"([0-7])") + "$"), c) for name, c in table.items()]
+
+
+def apply_names(
+    pc: PortCounters, values: dict[str, int], prio: list[tuple[re.Pattern[str], str]], port: dict[str, str]
+) -> None:
+    for name, v in values.items():
+        if name in port:
+            c = port[name]
+            if c in PORT_COUNTERS:
+                pc.port[c] = pc.port.get(c, 0) + v if c in pc.port and c == "rx_discards_phy" else v
+            continue
+        for rx, c in prio:
+            m = rx.match(name)
+            if m:
+                pc.add_prio(c, int(m.group(1)), v)
+                break
+
+
+def command_port(cmd: str, templates: list[str]) -> tuple[str, str] | None:
+    """(template, port-or-rdma) of a per-port command."""
+    words = " ".join(cmd.split())
+    for t in templates:
+        rx = "^" + re.escape(t).replace(r"\{port\}", r"(\S+)") + "$"
+        m = re.match(rx, words)
+        if m:
+            return t, m.group(1)
+    return None
+
+
+def parse_bundle(
+    outputs: dict[str, str],
+    readers: dict[str, Callable[[str], dict[str, int]]],
+    tables: dict[str, tuple[dict[str, str], dict[str, str]]],
+    ports_in: dict[str, PortCounters] | None = None,
+) -> tuple[dict[str, PortCounters], list[str]]:
+    """outputs -> ports. ``readers``: command template (with ``{port}``) -> text reader; ``tables``:
+    template -> (per-priority, per-port) name tables."""
+    ports: dict[str, PortCounters] = ports_in if ports_in is not None else {}
+    warnings: list[str] = []
+    try:
+        for cmd, text in outputs.items():
+            hit = command_port(cmd, list(readers))
+            if hit is None:
+                continue
+            template, who = hit
+            values = readers[template](text)
+            if not values:
+                if text.strip():
+                    warnings.append(f"{cmd}: no counters found")
+                continue
+            port = who
+            prio_t, port_t = tables[template]
+            apply_names(ports.setdefault(port, PortCounters()), values, prio_patterns(prio_t), port_t)
+    except Exception as e:  # noqa: BLE001 - a parser never raises
+        warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    return {n: p for n, p in ports.items() if not p.empty()}, warnings
+
+
+def format_ethtool(values: dict[str, int]) -> str:
+    return "NIC statistics:\n" + "".join(f"     {k}: {v}\n" for k, v in values.items())
+
+
+def format_grep(directory: str, values: dict[str, int]) -> str:
+    return "".join(f"{directory}/{k}:{v}\n" for k, v in sorted(values.items()))
+
+
+def named(pc: PortCounters, prio_t: dict[str, str], port_t: dict[str, str]) -> dict[str, int]:
+    """Vendor names and values of a port's counters (the inverse of apply_names, for the lab)."""
+    out: dict[str, int] = {}
+    for name, c in prio_t.items():
+        for p in range(8):
+            out[name.replace("{p}", str(p))] = pc.prio.get(c, {}).get(p, 0)
+    for name, c in port_t.items():
+        out[name] = pc.port.get(c, 0)
+    return out
+
+
+__all__ = ["ETHTOOL", "HW_COUNTERS", "format_ethtool", "format_grep", "grep_files", "key_values", "named", "parse_bundle"]

@@ -1,0 +1,180 @@
+"""The vendor-neutral counter snapshot: what every platform's ``counters.py`` parses its outputs into.
+
+One snapshot is one read of one device at one time. Counters are monotonic totals as the device reports
+them (packets, frames, microseconds); gauges (buffer watermarks) are current values. Units are normalised:
+pause durations in microseconds, watermarks in bytes, priorities / traffic classes 0-7 (in roceconf a
+priority is its traffic class and its egress queue, see docs/architecture.md).
+
+A counter a platform does not expose is simply absent (never 0): absent means "not read", and no rule
+fires on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Per-priority monotonic counters.
+PRIO_COUNTERS: dict[str, str] = {
+    "pfc_rx": "PFC pause frames received",
+    "pfc_tx": "PFC pause frames sent",
+    "pfc_rx_us": "time paused by received PFC frames, microseconds",
+    "pfc_tx_us": "time the port asked its partner to pause (sent PFC), microseconds",
+    "wd_detected": "PFC watchdog storms detected",
+    "wd_restored": "PFC watchdog storms restored",
+    "queue_drops": "packets dropped or discarded on the egress queue",
+    "pg_drops": "packets dropped on the ingress priority group / per-priority receive discards",
+    "ecn_marked": "packets ECN-marked (CE) on the egress queue",
+}
+#: Per-port monotonic counters (host NIC RoCE counters, physical-port discards).
+PORT_COUNTERS: dict[str, str] = {
+    "cnp_sent": "CNPs sent by the notification point",
+    "cnp_handled": "CNPs handled by the reaction point",
+    "cnp_ignored": "CNPs received and ignored by the reaction point",
+    "cnp_received": "CNPs received",
+    "ecn_roce_rx": "ECN-marked RoCE packets received",
+    "out_of_sequence": "RoCE packets received out of sequence",
+    "packet_seq_err": "RoCE NAK sequence errors received",
+    "local_ack_timeout_err": "RoCE local ACK timeouts",
+    "implied_nak_seq_err": "RoCE implied NAK sequence errors",
+    "rx_discards_phy": "packets discarded by the physical port (no receive buffer)",
+}
+#: Per-priority gauges.
+PRIO_GAUGES: dict[str, str] = {
+    "queue_watermark_bytes": "egress queue buffer high watermark, bytes",
+    "pg_watermark_bytes": "ingress priority group buffer high watermark, bytes",
+}
+ROCE_ERRORS = ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err")
+
+
+@dataclass
+class PortCounters:
+    """Counters of one port (a switch interface, or a host netdev with its RDMA device port)."""
+
+    prio: dict[str, dict[int, int]] = field(default_factory=dict)
+    port: dict[str, int] = field(default_factory=dict)
+    gauges: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: priorities whose queue the PFC watchdog holds shut right now (None: not read)
+    wd_shut: list[int] | None = None
+
+    def set_prio(self, counter: str, priority: int, value: int) -> None:
+        if counter not in PRIO_COUNTERS:
+            raise KeyError(counter)
+        if 0 <= priority <= 7 and value >= 0:
+            self.prio.setdefault(counter, {})[priority] = int(value)
+
+    def add_prio(self, counter: str, priority: int, value: int) -> None:
+        """Add to a per-priority counter (several vendor counters feed one neutral counter)."""
+        if 0 <= priority <= 7 and value >= 0:
+            d = self.prio.setdefault(counter, {})
+            d[priority] = d.get(priority, 0) + int(value)
+
+    def set_port(self, counter: str, value: int) -> None:
+        if counter not in PORT_COUNTERS:
+            raise KeyError(counter)
+        if value >= 0:
+            self.port[counter] = int(value)
+
+    def set_gauge(self, gauge: str, priority: int, value: int) -> None:
+        if gauge not in PRIO_GAUGES:
+            raise KeyError(gauge)
+        if 0 <= priority <= 7 and value >= 0:
+            self.gauges.setdefault(gauge, {})[priority] = int(value)
+
+    def shut(self, priority: int) -> None:
+        if self.wd_shut is None:
+            self.wd_shut = []
+        if 0 <= priority <= 7 and priority not in self.wd_shut:
+            self.wd_shut.append(priority)
+            self.wd_shut.sort()
+
+    def empty(self) -> bool:
+        return not (self.prio or self.port or self.gauges or self.wd_shut)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "prio": {k: {str(p): v for p, v in sorted(d.items())} for k, d in sorted(self.prio.items())},
+            "port": dict(sorted(self.port.items())),
+            "gauges": {k: {str(p): v for p, v in sorted(d.items())} for k, d in sorted(self.gauges.items())},
+            "wd_shut": self.wd_shut,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PortCounters:
+        return cls(
+            prio={k: {int(p): int(v) for p, v in d.items()} for k, d in data.get("prio", {}).items()},
+            port={k: int(v) for k, v in data.get("port", {}).items()},
+            gauges={k: {int(p): int(v) for p, v in d.items()} for k, d in data.get("gauges", {}).items()},
+            wd_shut=data.get("wd_shut"),
+        )
+
+
+@dataclass
+class Snapshot:
+    """One read of one device: every port's counters at ``taken_at`` (seconds since the epoch)."""
+
+    device: str
+    platform: str
+    taken_at: float
+    ports: dict[str, PortCounters] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def port(self, name: str) -> PortCounters:
+        return self.ports.setdefault(name, PortCounters())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device,
+            "platform": self.platform,
+            "taken_at": self.taken_at,
+            "ports": {n: p.to_dict() for n, p in self.ports.items()},
+            "warnings": self.warnings,
+        }
+
+
+def to_int(value: Any) -> int | None:
+    """A counter value as an int: 1,234 / "1234" / 1234.0 / "N/A" (None). Never raises."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, float):
+        return int(value) if value >= 0 and value == value and value != float("inf") else None
+    if isinstance(value, str):
+        s = value.strip().replace(",", "")
+        if s.isdigit():
+            return int(s)
+    return None
+
+
+__all__ = [
+    "PORT_COUNTERS",
+    "PRIO_COUNTERS",
+    "PRIO_GAUGES",
+    "ROCE_ERRORS",
+    "PortCounters",
+    "Snapshot",
+    "to_int",
+]
+
+
+# ------------------------------------------------------------------------------------ platform contract
+@dataclass(frozen=True)
+class CounterSpec:
+    """What a platform's ``counters.py`` provides (``COUNTERS = CounterSpec(...)``).
+
+    * ``commands(ports)``: the read-only commands to run, given the intent's ports of the device
+      (port name -> RDMA device name for host NIC ports, None for switch ports);
+    * ``parse(outputs)``: ``{command: output}`` -> ``(ports, warnings)``; never raises (garbage gives
+      warnings and no ports);
+    * ``simulate(ports, command, rdma)``: the output of one command, formatted like the device does, from
+      counters (the loopback lab serves it); None where the command is not a counter command;
+    * ``sources``: command -> the vendor document that defines the command and the fields read;
+    * ``transport``: ``eapi-json`` (EOS eAPI, JSON results), ``cli`` (SSH CLI), ``shell`` (host bundle).
+    """
+
+    commands: Any
+    parse: Any
+    simulate: Any
+    sources: dict[str, str]
+    transport: str = "cli"

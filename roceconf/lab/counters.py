@@ -1,0 +1,182 @@
+"""Moving counters for the loopback lab: every device counts between reads, and can act out scenarios.
+
+The counters are a function of time since the lab started (rates per second below), formatted by the
+platform's own ``counters.simulate`` - so the collector, the parsers and the rules see what a real device
+would print. Which ports exist, which priorities are lossless and which traffic classes mark ECN come from
+the device's running configuration (parsed with the platform's parser), so a lab built from roceconf's
+rendered configs acts out a healthy fabric of that intent.
+
+Scenarios (``--scenario NAME[@DEVICE[:PORT]]``; without DEVICE every device, without PORT every port):
+
+* ``healthy`` (default): load with ECN marks, CNPs and a few pauses within bounds (both directions at the
+  same rate on every lossless priority, so link partners agree); drops only on lossy queues;
+* ``pfc-storm``: the port receives 40,000 PFC frames/s (95 % of the time paused) on its first lossless
+  priority;
+* ``watchdog``: the PFC watchdog detects one more storm on the first lossless priority at every read and
+  holds that queue shut;
+* ``lossless-drops``: 50 packets/s dropped on the first lossless priority (switch: egress queue; NIC:
+  receive discards of that priority);
+* ``ecn-no-cnp`` (NIC ports): ECN-marked RoCE packets keep arriving, no CNP is sent;
+* ``misclassified-pause``: 30 PFC frames/s received on the lowest lossy priority;
+* ``counter-reset``: the counters restart from zero once, right after the first read of each command.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from roceconf.health.model import PortCounters
+
+SCENARIOS = ("healthy", "pfc-storm", "watchdog", "lossless-drops", "ecn-no-cnp", "misclassified-pause", "counter-reset")
+#: scenarios that only make sense on one kind of device
+HOST_ONLY = frozenset({"ecn-no-cnp"})
+SWITCH_ONLY = frozenset({"watchdog"})
+#: counters have counted for a while before the lab started
+BASE = 1_000_000
+PFC_RATE, PFC_US = 20.0, 2_000.0  # healthy: 20 pauses/s each way, paused 0.2 % of the time
+ECN_RATE, CNP_RATE = 500.0, 480.0
+LOSSY_DROPS = 5.0
+STORM_RATE, STORM_US = 40_000.0, 950_000.0
+DROP_RATE, MISCLASS_RATE = 50.0, 30.0
+
+
+@dataclass
+class PortProfile:
+    lossless: list[int]
+    ecn: list[int]
+
+
+@dataclass
+class Scenario:
+    name: str
+    port: str | None = None  # None: every port of the device
+
+    def applies(self, port: str) -> bool:
+        return self.port is None or self.port == port
+
+
+def parse_scenario(text: str) -> tuple[str, str | None, str | None]:
+    """``NAME[@DEVICE[:PORT]]`` -> (name, device, port); ValueError with a one-line reason."""
+    name, _, where = text.partition("@")
+    device, _, port = where.partition(":")
+    if name not in SCENARIOS:
+        raise ValueError(f"unknown scenario {name!r}; known: {', '.join(SCENARIOS)}")
+    if "@" in text and not device:
+        raise ValueError(f"scenario {text!r}: no device after '@'")
+    if ":" in where and not port:
+        raise ValueError(f"scenario {text!r}: no port after ':'")
+    return name, device or None, port or None
+
+
+def profiles(platform: str, config: str, is_host: bool) -> dict[str, PortProfile]:
+    """Ports of a device and their lossless / ECN priorities, from its running configuration."""
+    from roceconf.platforms import get
+    from roceconf.state import DeviceState
+
+    state = DeviceState.model_validate(json.loads(config)) if is_host else get(platform).parse(config)
+    out = {}
+    for name, itf in state.interfaces.items():
+        out[name] = PortProfile(sorted(itf.pfc.no_drop or []), sorted(int(k) for k in itf.ecn if str(k).isdigit()))
+    return out
+
+
+def rdma_devices(config: str) -> dict[str, str | None]:
+    from roceconf.state import DeviceState
+
+    state = DeviceState.model_validate(json.loads(config))
+    return {n: (i.rdma.device if i.rdma else None) for n, i in state.interfaces.items()}
+
+
+@dataclass
+class LabCounters:
+    """The counter engine of one device."""
+
+    is_host: bool
+    t0: float = field(default_factory=time.time)
+    scenarios: list[Scenario] = field(default_factory=list)
+    #: command -> (reads so far, time of the first read)
+    reads: dict[str, tuple[int, float]] = field(default_factory=dict)
+
+    def set_scenarios(self, scenarios: list[Scenario]) -> None:
+        self.scenarios = [s for s in scenarios if s.name != "healthy"]
+        self.reads.clear()
+
+    def read(self, command: str, ports: dict[str, PortProfile], now: float | None = None) -> dict[str, PortCounters]:
+        now = time.time() if now is None else now
+        n, first = self.reads.get(command, (0, now))
+        n += 1
+        self.reads[command] = (n, first)
+        return {name: self._port(name, prof, now, n, first) for name, prof in ports.items()}
+
+    def _port(self, name: str, prof: PortProfile, now: float, n: int, first: float) -> PortCounters:
+        active = {s.name for s in self.scenarios if s.applies(name)}
+        reset = "counter-reset" in active and n >= 2
+        elapsed = (now - first) if reset else (now - self.t0)
+        base = 0 if reset else BASE
+
+        def c(rate: float) -> int:
+            return int(base + rate * elapsed)
+
+        pc = PortCounters()
+        lossless = prof.lossless
+        p = lossless[0] if lossless else None
+        lossy = next((q for q in range(8) if q not in lossless), None)
+        for q in range(8):
+            rx = tx = rx_us = tx_us = 0.0
+            if q in lossless:
+                rx = tx = PFC_RATE
+                rx_us = tx_us = PFC_US
+            if q == p and "pfc-storm" in active:
+                rx, rx_us = STORM_RATE, STORM_US
+            if q == lossy and "misclassified-pause" in active:
+                rx, rx_us = MISCLASS_RATE, 1_500.0
+            pc.set_prio("pfc_rx", q, c(rx))
+            pc.set_prio("pfc_tx", q, c(tx))
+            pc.set_prio("pfc_rx_us", q, c(rx_us))
+            pc.set_prio("pfc_tx_us", q, c(tx_us))
+            drops = LOSSY_DROPS if (q == lossy and not self.is_host) else 0.0
+            if q == p and "lossless-drops" in active:
+                drops = DROP_RATE
+            if self.is_host:
+                pc.set_prio("pg_drops", q, c(drops))
+            else:
+                pc.set_prio("queue_drops", q, c(drops))
+                pc.set_prio("pg_drops", q, c(0))
+                pc.set_prio("ecn_marked", q, c(ECN_RATE if q in prof.ecn else 0.0))
+                if q in lossless:
+                    pc.set_gauge("queue_watermark_bytes", q, 120_000 + (int(now * 1000) % 7) * 1_000)
+        if not self.is_host:
+            pc.wd_shut = []
+            if p is not None and "watchdog" in active:
+                pc.set_prio("wd_detected", p, 2 + (n - 1))
+                pc.set_prio("wd_restored", p, 2)
+                pc.shut(p)
+        else:
+            cnp = 0.0 if "ecn-no-cnp" in active else ECN_RATE
+            pc.set_port("ecn_roce_rx", c(ECN_RATE))
+            pc.set_port("cnp_sent", c(cnp))
+            pc.set_port("cnp_received", c(CNP_RATE))
+            pc.set_port("cnp_handled", c(CNP_RATE))
+            pc.set_port("cnp_ignored", c(0))
+            for e in ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err", "rx_discards_phy"):
+                pc.set_port(e, c(0))
+        return pc
+
+
+def needs(name: str, is_host: bool) -> str | None:
+    """Why a scenario cannot run on this kind of device (None: it can)."""
+    if name in HOST_ONLY and not is_host:
+        return f"scenario {name} acts on host NIC counters (CNPs); give a host"
+    if name in SWITCH_ONLY and is_host:
+        return f"scenario {name} acts on a switch's PFC watchdog; give a switch"
+    return None
+
+
+def describe(ports: dict[str, Any]) -> str:
+    return ", ".join(sorted(ports))
+
+
+__all__ = ["SCENARIOS", "LabCounters", "PortProfile", "Scenario", "needs", "parse_scenario", "profiles"]

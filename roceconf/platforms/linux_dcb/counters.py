@@ -1,0 +1,138 @@
+"""Generic Linux DCB hosts: iproute2's ``dcb`` and ``rdma`` tools plus ``ethtool -S`` over SSH.
+
+Sources (``SOURCES``): iproute2 man pages dcb-pfc(8) (``dcb pfc show dev DEV requests indications``: PFC
+frames sent / received per priority), rdma-statistic(8) (``rdma statistic show``: the RDMA device's
+hw_counters per link, named by the driver) and rdma-link(8) (``rdma link show``: the netdev of each RDMA
+link). RoCE counter names are those the kernel drivers register (mlx5: ``np_cnp_sent``, ...; bnxt_re:
+``tx_cnp_pkts``, ...; see the connectx and bnxt counter modules for their sources). ``ethtool -S`` discard
+names likewise depend on the driver (mlx5 ``rx_prio{p}_discards`` / ``rx_discards_phy``, bnxt_en
+``rx_discard_packets_cos{p}``). dcb reports no pause duration.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from roceconf.health.hostnic import (
+    ETHTOOL,
+    apply_names,
+    command_port,
+    format_ethtool,
+    key_values,
+    named,
+    prio_patterns,
+)
+from roceconf.health.model import CounterSpec, PortCounters, to_int
+from roceconf.health.parsing import jload
+
+PFC = "dcb -j pfc show dev {port} requests indications"
+LINKS = "rdma -j link show"
+STATS = "rdma -j statistic show"
+ETHTOOL_PRIO = {"rx_prio{p}_discards": "pg_drops", "rx_discard_packets_cos{p}": "pg_drops"}
+ETHTOOL_PORT = {"rx_discards_phy": "rx_discards_phy"}
+RDMA_PORT = {
+    "np_cnp_sent": "cnp_sent",
+    "np_ecn_marked_roce_packets": "ecn_roce_rx",
+    "rp_cnp_handled": "cnp_handled",
+    "rp_cnp_ignored": "cnp_ignored",
+    "out_of_sequence": "out_of_sequence",
+    "packet_seq_err": "packet_seq_err",
+    "local_ack_timeout_err": "local_ack_timeout_err",
+    "implied_nak_seq_err": "implied_nak_seq_err",
+    "tx_cnp_pkts": "cnp_sent",
+    "rx_cnp_pkts": "cnp_received",
+    "rx_ecn_marked_pkts": "ecn_roce_rx",
+    "seq_err_naks_rcvd": "packet_seq_err",
+    "res_oos_drop_count": "out_of_sequence",
+    "to_retransmits": "local_ack_timeout_err",
+}
+SOURCES = {
+    PFC: "iproute2 dcb-pfc(8): dcb pfc show dev DEV requests indications (PFC frames sent/received per priority)",
+    LINKS: "iproute2 rdma-link(8): rdma link show (ifname, port, netdev)",
+    STATS: "iproute2 rdma-statistic(8): rdma statistic show (driver hw_counters per link)",
+    ETHTOOL: "ethtool(8) -S: driver statistics (mlx5 rx_prio{p}_discards / rx_discards_phy, bnxt_en rx_discard_packets_cos{p})",
+}
+
+
+def commands(ports: dict[str, str | None]) -> list[str]:
+    out = [LINKS, STATS]
+    for p in ports:
+        out += [PFC.format(port=p), ETHTOOL.format(port=p)]
+    return out
+
+
+def _per_prio(v: Any) -> dict[int, int]:
+    if isinstance(v, list):
+        return {i: n for i, x in enumerate(v[:8]) if (n := to_int(x)) is not None}
+    if isinstance(v, dict):
+        return {int(k): n for k, x in v.items() if str(k).isdigit() and int(k) < 8 and (n := to_int(x)) is not None}
+    return {}
+
+
+def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
+    ports: dict[str, PortCounters] = {}
+    warnings: list[str] = []
+    try:
+        netdev: dict[tuple[str, int], str] = {}
+        links = jload(outputs.get(LINKS, ""))
+        for ln in links if isinstance(links, list) else []:
+            if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
+                netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
+        for cmd, text in outputs.items():
+            hit = command_port(cmd, [PFC, ETHTOOL])
+            if hit is not None:
+                template, port = hit
+                if template == PFC:
+                    data = jload(text)
+                    if not isinstance(data, dict):
+                        if text.strip():
+                            warnings.append(f"{cmd}: not JSON")
+                        continue
+                    pc = ports.setdefault(port, PortCounters())
+                    for key, c in (("requests", "pfc_tx"), ("indications", "pfc_rx")):
+                        for p, v in _per_prio(data.get(key)).items():
+                            pc.set_prio(c, p, v)
+                else:
+                    values = key_values(text)
+                    if values:
+                        apply_names(ports.setdefault(port, PortCounters()), values, prio_patterns(ETHTOOL_PRIO), ETHTOOL_PORT)
+            elif cmd == STATS:
+                data = jload(text)
+                for st in data if isinstance(data, list) else []:
+                    if not isinstance(st, dict):
+                        continue
+                    port = netdev.get((str(st.get("ifname")), to_int(st.get("port")) or 0))
+                    if port is None:
+                        continue
+                    values = {k: n for k, v in st.items() if (n := to_int(v)) is not None and k != "port"}
+                    apply_names(ports.setdefault(port, PortCounters()), values, [], RDMA_PORT)
+    except Exception as e:  # noqa: BLE001 - a parser never raises
+        warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    return {n: p for n, p in ports.items() if not p.empty()}, warnings
+
+
+_LAB_RDMA = {k: v for k, v in RDMA_PORT.items() if not k.startswith(("tx_", "rx_", "seq_", "res_", "to_"))}
+
+
+def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
+    cmd = " ".join(command.split())
+    if cmd == LINKS:
+        return json.dumps(
+            [{"ifindex": i, "ifname": rdma.get(p) or f"rdma{i}", "port": 1, "state": "ACTIVE", "physical_state": "LINK_UP", "netdev": p} for i, p in enumerate(ports)]
+        )
+    if cmd == STATS:
+        return json.dumps([{"ifname": rdma.get(p) or f"rdma{i}", "port": 1, **named(pc, {}, _LAB_RDMA)} for i, (p, pc) in enumerate(ports.items())])
+    hit = command_port(cmd, [PFC, ETHTOOL])
+    if hit is None:
+        return None
+    template, port = hit
+    pc = ports.get(port)
+    if pc is None:
+        return f'Cannot find device "{port}"'
+    if template == ETHTOOL:
+        return format_ethtool(named(pc, {"rx_prio{p}_discards": "pg_drops"}, ETHTOOL_PORT))
+    return json.dumps({"requests": [pc.prio.get("pfc_tx", {}).get(p, 0) for p in range(8)], "indications": [pc.prio.get("pfc_rx", {}).get(p, 0) for p in range(8)]})
+
+
+COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")
