@@ -354,6 +354,127 @@ def drift(
     sys.exit(report.exit_code)
 
 
+# ----------------------------------------------------------------------------------------- health
+@main.command()
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option("--inventory", type=click.Path(), help="Ansible inventory of live devices (as for drift).")
+@click.option(
+    "--counters",
+    "counters_dir",
+    type=click.Path(file_okay=False),
+    help="Saved counters: DIR/<device>.counters.json.",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(0, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds between samples.",
+)
+@click.option(
+    "--samples", type=click.IntRange(2, 1000), default=2, show_default=True, help="Reads per device (>= 2)."
+)
+@click.option("--device", default=None, help="Read one device only.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit", "markdown", "prometheus"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--output", type=click.Path(dir_okay=False), help="Write the report to a file (atomically).")
+@click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
+@click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True)
+@click.option(
+    "--save-counters",
+    type=click.Path(file_okay=False),
+    help="Also save every sample's raw outputs (for --counters).",
+)
+@click.option(
+    "--serve", "serve_port", type=click.IntRange(0, 65535), help="Expose the evaluation on PORT/metrics."
+)
+@click.option("--serve-address", default="127.0.0.1", show_default=True, help="Address --serve listens on.")
+@click.option(
+    "--serve-for",
+    type=click.FloatRange(0, 86400),
+    default=60.0,
+    show_default=True,
+    help="Seconds --serve answers, then exit.",
+)
+@guarded
+def health(
+    intent: str,
+    inventory: str | None,
+    counters_dir: str | None,
+    interval: float,
+    samples: int,
+    device: str | None,
+    fmt: str,
+    output: str | None,
+    workers: int,
+    timeout: float,
+    retries: int,
+    save_counters: str | None,
+    serve_port: int | None,
+    serve_address: str,
+    serve_for: float,
+) -> None:
+    """Fabric health from counters: read every device twice or more INTERVAL apart and evaluate the rates
+    per port and priority against the intent (RC3xx, docs/health.md).
+
+    Exit 0 healthy, 1 findings, 2 invalid input, 3 some device could not be read."""
+    from roceconf.compile import load_valid
+    from roceconf.drift.collect import CollectError
+    from roceconf.health.collect import health_live, health_offline, plain_progress
+    from roceconf.health.report import FORMATS
+
+    if (inventory is None) == (counters_dir is None):
+        click.echo("error: give exactly one of --inventory FILE or --counters DIR", err=True)
+        sys.exit(EXIT_INVALID)
+    fab = load_valid(intent)
+    try:
+        if counters_dir is not None:
+            report = health_offline(fab, counters_dir, device=device)
+        else:
+            report = health_live(
+                fab,
+                inventory,  # type: ignore[arg-type]
+                samples=samples,
+                interval=interval,
+                device=device,
+                workers=workers,
+                timeout=timeout,
+                retries=retries,
+                save_dir=save_counters,
+                progress=plain_progress(),
+            )
+    except CollectError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_INVALID)
+    text = (
+        FORMATS[fmt](report, color=output is None and sys.stdout.isatty())
+        if fmt == "text"
+        else FORMATS[fmt](report)
+    )
+    if output:
+        from roceconf.compile import write_outputs
+
+        out = Path(output)
+        write_outputs({out.name: text}, out.parent if str(out.parent) else ".")
+        click.echo(f"wrote {output}", err=True)
+    elif serve_port is None:
+        click.echo(text, nl=False)
+    if serve_port is not None:
+        from roceconf.health.prometheus import serve
+
+        def announce(port: int) -> None:
+            click.echo(f"serving http://{serve_address}:{port}/metrics for {serve_for:g} s", err=True)
+
+        serve(report, serve_port, serve_address, serve_for, announce)
+    sys.exit(report.exit_code)
+
+
 @main.command()
 @click.option(
     "--intent",
@@ -409,7 +530,8 @@ def lab(ctx: click.Context) -> None:
     """Run the loopback lab of simulated devices on 127.0.0.1 (see docs/lab.md).
 
     Same options as `python -m roceconf.lab`: --configs DIR --inventory-out FILE [--ttl SECONDS]
-    [--platform NAME=PLATFORM] [--fault NAME=FAULT]; credentials from ROCECONF_USERNAME / ROCECONF_PASSWORD.
+    [--platform NAME=PLATFORM] [--fault NAME=FAULT] [--scenario NAME[@DEVICE[:PORT]]]; credentials from
+    ROCECONF_USERNAME / ROCECONF_PASSWORD.
     """
     from roceconf.lab.__main__ import main as lab_main
 

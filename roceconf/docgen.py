@@ -34,6 +34,12 @@ def schemas() -> dict[str, dict[str, Any]]:
     else:
         out["drift-report.schema.json"] = report_json_schema()
     try:
+        from roceconf.health.report import report_json_schema as health_schema
+    except ImportError:
+        pass
+    else:
+        out["health-report.schema.json"] = health_schema()
+    try:
         from roceconf.plan import plan_json_schema
     except ImportError:
         pass
@@ -157,6 +163,7 @@ def intent_markdown() -> str:
 
 def rules_markdown() -> str:
     import roceconf.fabric  # noqa: F401 - registers the RC2xx fabric-check rules
+    import roceconf.health  # noqa: F401 - registers the RC3xx health rules
     from roceconf.intent.rules import RULES
 
     lines = [

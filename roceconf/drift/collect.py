@@ -204,7 +204,8 @@ def read_commands(
     ``transport``: ``eapi-json`` (EOS eAPI through napalm, each result as JSON text), ``shell`` (a host: the
     commands are sent as bash lists, like the NIC read-back), ``cli`` (the platform's netmiko CLI session).
     Same credentials, probe, timeouts and error reasons as the config read-back. ``timing`` receives the
-    wall-clock ``start`` / ``end`` of the commands themselves (after login), for rates over time."""
+    wall-clock ``start`` / ``end`` of the commands themselves (after login) and, where commands are sent one
+    at a time, the time each command was answered (key: the command), for rates over time."""
     timing = timing if timing is not None else {}
     plat = platforms.get(target.platform)
     _require_credentials(target)
@@ -242,7 +243,11 @@ def _napalm_cli_json(
     dev.open()
     try:
         timing["start"] = time.time()
-        results = dev.cli(commands, encoding="json")
+        results: dict[str, Any] = {}
+        for cmd in commands:  # one at a time, each with the time it was answered
+            t = time.time()
+            results.update(dev.cli([cmd], encoding="json"))
+            timing[cmd] = (t + time.time()) / 2
         timing["end"] = time.time()
     finally:
         try:
@@ -388,7 +393,11 @@ def _netmiko_outputs(
     conn = netmiko_connect(target, device_type, timeout)
     try:
         timing["start"] = time.time()
-        out = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in commands}
+        out = {}
+        for cmd in commands:  # each with the time it was answered
+            t = time.time()
+            out[cmd] = conn.send_command(cmd, read_timeout=timeout)
+            timing[cmd] = (t + time.time()) / 2
         timing["end"] = time.time()
         return out
     finally:

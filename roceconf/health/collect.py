@@ -30,9 +30,18 @@ def port_map(dev: DeviceSpec) -> dict[str, str | None]:
     return {n: p.rdma_device for n, p in dev.ports.items()}
 
 
-def snapshot(dev: DeviceSpec, taken_at: float, outputs: dict[str, str]) -> Snapshot:
+def snapshot(
+    dev: DeviceSpec, taken_at: float, outputs: dict[str, str], times: dict[str, float] | None = None
+) -> Snapshot:
+    """Parse one sample. ``times`` (command -> when it was answered) gives each port the mean time of the
+    commands that name it (per-port commands: NVUE, hosts), so a long read does not skew its rates."""
     ports, warnings = platforms.counters(dev.platform).parse(outputs)
-    return Snapshot(dev.name, dev.platform, taken_at, ports, list(warnings))
+    snap = Snapshot(dev.name, dev.platform, taken_at, ports, list(warnings))
+    for name in ports:
+        ts = [t for cmd, t in (times or {}).items() if name in cmd.split()]
+        if ts:
+            snap.port_times[name] = sum(ts) / len(ts)
+    return snap
 
 
 class _Sampled:
@@ -67,7 +76,9 @@ def sample_device(
         if target is None:
             raise CollectError("not in the inventory", retry=False)
         if target.platform != dev.platform:
-            raise CollectError(f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False)
+            raise CollectError(
+                f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False
+            )
         out.source = f"{target.host}:{target.port}" if target.port else target.host
         spec = platforms.counters(dev.platform)
         cmds = spec.commands(port_map(dev))
@@ -86,7 +97,8 @@ def sample_device(
             out.attempts += attempts
             # the counters were read between start and end of the commands (after login)
             taken = (timing.get("start", time.time()) + timing.get("end", time.time())) / 2
-            out.samples.append({"taken_at": round(taken, 6), "outputs": outputs})
+            times = {c: round(t, 6) for c, t in timing.items() if c in outputs}
+            out.samples.append({"taken_at": round(taken, 6), "command_times": times, "outputs": outputs})
             due = time.monotonic() + interval
     except CollectError as e:
         out.error = str(e)
@@ -126,7 +138,12 @@ def health_live(
 
     def one(name: str) -> _Sampled:
         return sample_device(
-            fab.devices[name], targets.get(name), samples=samples, interval=interval, timeout=timeout, retries=retries
+            fab.devices[name],
+            targets.get(name),
+            samples=samples,
+            interval=interval,
+            timeout=timeout,
+            retries=retries,
         )
 
     per_read = timeout * (retries + 1) * 3 + 5 * (retries + 1)
@@ -138,7 +155,9 @@ def health_live(
         r.status = "unknown"
         return r
 
-    got = run_pool(names, one, workers=workers, deadline=deadline, hung=hung, progress=progress, prefix="roceconf-health")
+    got = run_pool(
+        names, one, workers=workers, deadline=deadline, hung=hung, progress=progress, prefix="roceconf-health"
+    )
     snaps: dict[str, list[Snapshot]] = {}
     errors: dict[str, str] = {}
     meta: dict[str, dict[str, Any]] = {}
@@ -153,7 +172,7 @@ def health_live(
             from roceconf.compile import write_outputs
 
             write_outputs({n + SAVED_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir)
-        snaps[n] = [snapshot(dev, s["taken_at"], s["outputs"]) for s in r.samples]
+        snaps[n] = [snapshot(dev, s["taken_at"], s["outputs"], s["command_times"]) for s in r.samples]
     return evaluate(fab, snaps, errors, source=source, meta=meta)
 
 
@@ -170,14 +189,19 @@ def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
     if not isinstance(data, dict) or not isinstance(data.get("samples"), list):
         raise CollectError(f"{path}: no 'samples' list (not a file written by --save-counters)", retry=False)
     if data.get("platform") not in (None, dev.platform):
-        raise CollectError(f"{path}: saved from platform {data.get('platform')}, intent says {dev.platform}", retry=False)
+        raise CollectError(
+            f"{path}: saved from platform {data.get('platform')}, intent says {dev.platform}", retry=False
+        )
     out = []
     for i, s in enumerate(data["samples"]):
         outputs = s.get("outputs") if isinstance(s, dict) else None
         taken = s.get("taken_at") if isinstance(s, dict) else None
         if not isinstance(outputs, dict) or not isinstance(taken, int | float):
             raise CollectError(f"{path}: sample {i + 1} has no taken_at / outputs", retry=False)
-        out.append(snapshot(dev, float(taken), {str(k): str(v) for k, v in outputs.items()}))
+        times = s.get("command_times") or {}
+        if not isinstance(times, dict) or not all(isinstance(t, int | float) for t in times.values()):
+            raise CollectError(f"{path}: sample {i + 1} has a bad command_times", retry=False)
+        out.append(snapshot(dev, float(taken), {str(k): str(v) for k, v in outputs.items()}, times))
     return out
 
 

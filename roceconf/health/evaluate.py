@@ -68,7 +68,9 @@ class Interval:
         return {
             "start": self.start,
             "seconds": round(self.seconds, 6),
-            "prio": {c: {str(p): round(v, 6) for p, v in sorted(d.items())} for c, d in sorted(self.prio.items())},
+            "prio": {
+                c: {str(p): round(v, 6) for p, v in sorted(d.items())} for c, d in sorted(self.prio.items())
+            },
             "port": {c: round(v, 6) for c, v in sorted(self.port.items())},
             "reset": self.reset,
         }
@@ -104,7 +106,11 @@ class PortHealth:
             "partner": self.partner,
             "intervals": [iv.to_dict() for iv in self.intervals],
             "watchdog_shut": (self.last.wd_shut if self.last else None),
-            "gauges": ({c: {str(p): v for p, v in d.items()} for c, d in self.last.gauges.items()} if self.last else {}),
+            "gauges": (
+                {c: {str(p): v for p, v in d.items()} for c, d in self.last.gauges.items()}
+                if self.last
+                else {}
+            ),
             "findings": [f.to_dict() for f in self.findings],
         }
 
@@ -164,7 +170,15 @@ class HealthReport:
 
     @property
     def counts(self) -> dict[str, int]:
-        c = {"devices": len(self.devices), "healthy": 0, "findings": 0, "unknown": 0, "critical": 0, "warning": 0, "info": 0}
+        c = {
+            "devices": len(self.devices),
+            "healthy": 0,
+            "findings": 0,
+            "unknown": 0,
+            "critical": 0,
+            "warning": 0,
+            "info": 0,
+        }
         for d in self.devices:
             c[d.status] += 1
             for f in d.findings:
@@ -197,10 +211,11 @@ def intervals(snaps: list[Snapshot], port: str) -> list[Interval]:
     out: list[Interval] = []
     for a, b in zip(snaps, snaps[1:], strict=False):
         pa, pb = a.ports.get(port), b.ports.get(port)
-        dt = b.taken_at - a.taken_at
+        ta = a.time_of(port)
+        dt = b.time_of(port) - ta
         if pa is None or pb is None or dt <= 0:
             continue
-        iv = Interval(a.taken_at, dt)
+        iv = Interval(ta, dt)
         reset: set[str] = set()
         for c, vb in pb.prio.items():
             va = pa.prio.get(c)
@@ -237,14 +252,32 @@ class _Port:
         self.dev, self.ph, self.th = dev, ph, th
         self.found: dict[tuple[str, int | None], Finding] = {}
 
-    def add(self, rule: Rule, prio: int | None, counters: list[str], value: float | None, threshold: float | None, message: str) -> None:
+    def add(
+        self,
+        rule: Rule,
+        prio: int | None,
+        counters: list[str],
+        value: float | None,
+        threshold: float | None,
+        message: str,
+    ) -> None:
         key = (rule.id, prio)
         old = self.found.get(key)
         if old is not None and (old.value or 0) >= (value or 0):
             return
         self.found[key] = Finding(
-            rule.id, rule.severity, rule.title, self.dev.name, self.ph.port, prio, counters, value, threshold,
-            message, rule.why, rule.hint,  # fmt: skip
+            rule.id,
+            rule.severity,
+            rule.title,
+            self.dev.name,
+            self.ph.port,
+            prio,
+            counters,
+            value,
+            threshold,
+            message,
+            rule.why,
+            rule.hint,  # fmt: skip
         )  # type: ignore[arg-type]
 
 
@@ -262,41 +295,104 @@ def _port_rules(dev: DeviceSpec, ph: PortHealth, th: R.Thresholds, lossless: set
             for p, v in pr.get(c, {}).items():
                 if v > 0 and p in lossless:
                     where = "egress queue" if c == "queue_drops" else "ingress priority group / receive"
-                    e.add(R.R_LOSSLESS_DROPS, p, [c], v, 0, f"{v:.1f} packets/s dropped on the {where} of lossless priority {p}")
+                    e.add(
+                        R.R_LOSSLESS_DROPS,
+                        p,
+                        [c],
+                        v,
+                        0,
+                        f"{v:.1f} packets/s dropped on the {where} of lossless priority {p}",
+                    )
         for c in ("wd_detected", "wd_restored"):
             for p, v in pr.get(c, {}).items():
                 if v > 0:
                     wd_fired.add(p)
                     n = v * iv.seconds
-                    e.add(R.R_WATCHDOG, p, ["wd_detected", "wd_restored"], n, 0, f"PFC watchdog {'detected' if c == 'wd_detected' else 'restored'} {n:.0f} storm(s) on priority {p} during {iv.seconds:.2f} s")
+                    e.add(
+                        R.R_WATCHDOG,
+                        p,
+                        ["wd_detected", "wd_restored"],
+                        n,
+                        0,
+                        f"PFC watchdog {'detected' if c == 'wd_detected' else 'restored'} {n:.0f} storm(s) on priority {p} during {iv.seconds:.2f} s",
+                    )
         us = pr.get("pfc_rx_us", {})
         for p, v in us.items():
             share = v / 1e6
             if share > th.storm_share:
-                e.add(R.R_STORM, p, ["pfc_rx_us"], share, th.storm_share, f"paused {share:.0%} of the interval by received PFC on priority {p}")
+                e.add(
+                    R.R_STORM,
+                    p,
+                    ["pfc_rx_us"],
+                    share,
+                    th.storm_share,
+                    f"paused {share:.0%} of the interval by received PFC on priority {p}",
+                )
         for p, v in pr.get("pfc_rx", {}).items():
             if p not in us:
                 storm_frames.setdefault(p, []).append(v)
         for c in ("pfc_rx", "pfc_tx"):
             for p, v in pr.get(c, {}).items():
                 if v > 0 and p not in lossless:
-                    e.add(R.R_LOSSY_PAUSE, p, [c], v, 0, f"{v:.1f} PFC frames/s {'received' if c == 'pfc_rx' else 'sent'} on priority {p}, which the intent makes lossy")
+                    e.add(
+                        R.R_LOSSY_PAUSE,
+                        p,
+                        [c],
+                        v,
+                        0,
+                        f"{v:.1f} PFC frames/s {'received' if c == 'pfc_rx' else 'sent'} on priority {p}, which the intent makes lossy",
+                    )
         for p, v in pr.get("ecn_marked", {}).items():
             if v > 0 and p not in ecn:
-                e.add(R.R_ECN_UNEXPECTED, p, ["ecn_marked"], v, 0, f"{v:.1f} packets/s ECN-marked on queue {p}, which has no ECN in the intent")
+                e.add(
+                    R.R_ECN_UNEXPECTED,
+                    p,
+                    ["ecn_marked"],
+                    v,
+                    0,
+                    f"{v:.1f} packets/s ECN-marked on queue {p}, which has no ECN in the intent",
+                )
         po = iv.port
         marked, cnp = po.get("ecn_roce_rx"), po.get("cnp_sent")
         if marked is not None and marked > 0 and cnp is not None and cnp == 0:
-            e.add(R.R_NO_CNP, None, ["ecn_roce_rx", "cnp_sent"], marked, 0, f"{marked:.1f} ECN-marked RoCE packets/s received, 0 CNPs sent")
+            e.add(
+                R.R_NO_CNP,
+                None,
+                ["ecn_roce_rx", "cnp_sent"],
+                marked,
+                0,
+                f"{marked:.1f} ECN-marked RoCE packets/s received, 0 CNPs sent",
+            )
         ign = po.get("cnp_ignored")
         if ign is not None and ign > 0:
-            e.add(R.R_CNP_IGNORED, None, ["cnp_ignored"], ign, 0, f"{ign:.1f} CNPs/s received and ignored by the reaction point (handled: {po.get('cnp_handled', 0):.1f}/s)")
+            e.add(
+                R.R_CNP_IGNORED,
+                None,
+                ["cnp_ignored"],
+                ign,
+                0,
+                f"{ign:.1f} CNPs/s received and ignored by the reaction point (handled: {po.get('cnp_handled', 0):.1f}/s)",
+            )
         errs = {c: po[c] for c in ROCE_ERRORS if po.get(c, 0) > 0}
         if errs:
-            e.add(R.R_ROCE_ERRORS, None, sorted(errs), sum(errs.values()), 0, "rising: " + ", ".join(f"{c} {v:.1f}/s" for c, v in sorted(errs.items())))
+            e.add(
+                R.R_ROCE_ERRORS,
+                None,
+                sorted(errs),
+                sum(errs.values()),
+                0,
+                "rising: " + ", ".join(f"{c} {v:.1f}/s" for c, v in sorted(errs.items())),
+            )
         phy = po.get("rx_discards_phy")
         if phy is not None and phy > 0 and lossless:
-            e.add(R.R_PHY_DISCARDS, None, ["rx_discards_phy"], phy, 0, f"{phy:.1f} packets/s discarded by the physical port")
+            e.add(
+                R.R_PHY_DISCARDS,
+                None,
+                ["rx_discards_phy"],
+                phy,
+                0,
+                f"{phy:.1f} packets/s discarded by the physical port",
+            )
     # frame-rate storms: no duration counter; continuous pauses that could keep the port paused more than
     # the threshold share even at the largest pause time, on every interval
     if speed:
@@ -304,14 +400,39 @@ def _port_rules(dev: DeviceSpec, ph: PortHealth, th: R.Thresholds, lossless: set
         for p, rates in storm_frames.items():
             shares = [v * longest for v in rates]
             if shares and len(shares) == len(ph.intervals) and min(shares) > th.storm_share:
-                e.add(R.R_STORM, p, ["pfc_rx"], min(rates), th.storm_share / longest, f"{min(rates):.0f} PFC frames/s received on priority {p} on every sample: enough to keep a {speed:g}G port paused {min(min(shares), 1.0):.0%} of the time")
+                e.add(
+                    R.R_STORM,
+                    p,
+                    ["pfc_rx"],
+                    min(rates),
+                    th.storm_share / longest,
+                    f"{min(rates):.0f} PFC frames/s received on priority {p} on every sample: enough to keep a {speed:g}G port paused {min(min(shares), 1.0):.0%} of the time",
+                )
     if ph.last is not None and ph.last.wd_shut:
         for p in ph.last.wd_shut:
             if p not in wd_fired:
-                e.add(R.R_WATCHDOG_SHUT, p, ["wd_shut"], None, None, f"the PFC watchdog holds the queue of priority {p} shut")
+                e.add(
+                    R.R_WATCHDOG_SHUT,
+                    p,
+                    ["wd_shut"],
+                    None,
+                    None,
+                    f"the PFC watchdog holds the queue of priority {p} shut",
+                )
     if resets:
-        e.add(R.R_RESET, None, sorted(resets), None, None, "went backwards between samples (device restarted or counters cleared): " + ", ".join(sorted(resets)))
-    ph.findings = sorted(e.found.values(), key=lambda f: (SEVERITY_RANK[f.severity], f.rule, -1 if f.priority is None else f.priority))
+        e.add(
+            R.R_RESET,
+            None,
+            sorted(resets),
+            None,
+            None,
+            "went backwards between samples (device restarted or counters cleared): "
+            + ", ".join(sorted(resets)),
+        )
+    ph.findings = sorted(
+        e.found.values(),
+        key=lambda f: (SEVERITY_RANK[f.severity], f.rule, -1 if f.priority is None else f.priority),
+    )
 
 
 def _partners(fab: Fabric) -> dict[tuple[str, str], tuple[str, str]]:
@@ -337,7 +458,14 @@ def _correlate(fab: Fabric, results: dict[str, DeviceHealth], th: R.Thresholds) 
             if seen < th.partner_share * sent:
                 spec = fab.devices[dev]
                 e = _Port(spec, pa, th)
-                e.add(R.R_PARTNER, p, ["pfc_tx", "pfc_rx"], sent, th.partner_share, f"sent {sent:.1f} PFC frames/s on priority {p}; partner {pdev}:{pport} received {seen:.1f}/s")
+                e.add(
+                    R.R_PARTNER,
+                    p,
+                    ["pfc_tx", "pfc_rx"],
+                    sent,
+                    th.partner_share,
+                    f"sent {sent:.1f} PFC frames/s on priority {p}; partner {pdev}:{pport} received {seen:.1f}/s",
+                )
                 pa.findings += list(e.found.values())
 
 
@@ -406,4 +534,14 @@ def evaluate(
     )
 
 
-__all__ = ["DeviceHealth", "Finding", "HealthReport", "Interval", "PortHealth", "evaluate", "evaluate_device", "intervals", "PORT_COUNTERS"]
+__all__ = [
+    "DeviceHealth",
+    "Finding",
+    "HealthReport",
+    "Interval",
+    "PortHealth",
+    "evaluate",
+    "evaluate_device",
+    "intervals",
+    "PORT_COUNTERS",
+]

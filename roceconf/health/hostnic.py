@@ -18,7 +18,10 @@ HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_co
 
 
 def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
-    return [(re.compile("^" + re.escape(name).replace(r"\{p\}", r"([0-7])") + "$"), c) for name, c in table.items()]
+    return [
+        (re.compile("^" + re.escape(name).replace(r"\{p\}", r"([0-7])") + "$"), c)
+        for name, c in table.items()
+    ]
 
 
 def apply_names(
@@ -96,4 +99,13 @@ def named(pc: PortCounters, prio_t: dict[str, str], port_t: dict[str, str]) -> d
     return out
 
 
-__all__ = ["ETHTOOL", "HW_COUNTERS", "format_ethtool", "format_grep", "grep_files", "key_values", "named", "parse_bundle"]
+__all__ = [
+    "ETHTOOL",
+    "HW_COUNTERS",
+    "format_ethtool",
+    "format_grep",
+    "grep_files",
+    "key_values",
+    "named",
+    "parse_bundle",
+]

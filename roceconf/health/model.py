@@ -118,6 +118,11 @@ class Snapshot:
     taken_at: float
     ports: dict[str, PortCounters] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: when a port's own commands were answered, where they were sent one by one (more exact than taken_at)
+    port_times: dict[str, float] = field(default_factory=dict)
+
+    def time_of(self, port: str) -> float:
+        return self.port_times.get(port, self.taken_at)
 
     def port(self, name: str) -> PortCounters:
         return self.ports.setdefault(name, PortCounters())

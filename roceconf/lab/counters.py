@@ -30,7 +30,15 @@ from typing import Any
 
 from roceconf.health.model import PortCounters
 
-SCENARIOS = ("healthy", "pfc-storm", "watchdog", "lossless-drops", "ecn-no-cnp", "misclassified-pause", "counter-reset")
+SCENARIOS = (
+    "healthy",
+    "pfc-storm",
+    "watchdog",
+    "lossless-drops",
+    "ecn-no-cnp",
+    "misclassified-pause",
+    "counter-reset",
+)
 #: scenarios that only make sense on one kind of device
 HOST_ONLY = frozenset({"ecn-no-cnp"})
 SWITCH_ONLY = frozenset({"watchdog"})
@@ -79,7 +87,9 @@ def profiles(platform: str, config: str, is_host: bool) -> dict[str, PortProfile
     state = DeviceState.model_validate(json.loads(config)) if is_host else get(platform).parse(config)
     out = {}
     for name, itf in state.interfaces.items():
-        out[name] = PortProfile(sorted(itf.pfc.no_drop or []), sorted(int(k) for k in itf.ecn if str(k).isdigit()))
+        out[name] = PortProfile(
+            sorted(itf.pfc.no_drop or []), sorted(int(k) for k in itf.ecn if str(k).isdigit())
+        )
     return out
 
 
@@ -104,7 +114,9 @@ class LabCounters:
         self.scenarios = [s for s in scenarios if s.name != "healthy"]
         self.reads.clear()
 
-    def read(self, command: str, ports: dict[str, PortProfile], now: float | None = None) -> dict[str, PortCounters]:
+    def read(
+        self, command: str, ports: dict[str, PortProfile], now: float | None = None
+    ) -> dict[str, PortCounters]:
         now = time.time() if now is None else now
         n, first = self.reads.get(command, (0, now))
         n += 1
@@ -161,7 +173,13 @@ class LabCounters:
             pc.set_port("cnp_received", c(CNP_RATE))
             pc.set_port("cnp_handled", c(CNP_RATE))
             pc.set_port("cnp_ignored", c(0))
-            for e in ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err", "rx_discards_phy"):
+            for e in (
+                "out_of_sequence",
+                "packet_seq_err",
+                "local_ack_timeout_err",
+                "implied_nak_seq_err",
+                "rx_discards_phy",
+            ):
                 pc.set_port(e, c(0))
         return pc
 

@@ -61,7 +61,6 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
 
-
     hit = command_port(command, [ETHTOOL, HW_COUNTERS])
     if hit is None:
         return None
@@ -72,7 +71,9 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     if template == ETHTOOL:
         return format_ethtool(named(pc, ETHTOOL_PRIO, ETHTOOL_PORT))
     dev = rdma.get(port) or "mlx5_0"
-    return format_grep(f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, HW_PORT))
+    return format_grep(
+        f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, HW_PORT)
+    )
 
 
 COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")

@@ -109,7 +109,10 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
         out = {
             n: {
                 "priorities": {
-                    str(p): {"rxPfcFrames": pc.prio.get("pfc_rx", {}).get(p, 0), "txPfcFrames": pc.prio.get("pfc_tx", {}).get(p, 0)}
+                    str(p): {
+                        "rxPfcFrames": pc.prio.get("pfc_rx", {}).get(p, 0),
+                        "txPfcFrames": pc.prio.get("pfc_tx", {}).get(p, 0),
+                    }
                     for p in range(8)
                 }
             }
@@ -119,17 +122,27 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
         out = {}
         for n, pc in ports.items():
             det, res = pc.prio.get("wd_detected", {}), pc.prio.get("wd_restored", {})
-            qs = {str(p): {"stuckCount": det[p], "recoveryCount": res.get(p, 0)} for p in sorted(det) if det[p]}
+            qs = {
+                str(p): {"stuckCount": det[p], "recoveryCount": res.get(p, 0)} for p in sorted(det) if det[p]
+            }
             if qs:  # EOS omits an interface until its first watchdog event
                 out[n] = {"txQueues": qs}
     elif cmd == QUEUES:
         out = {
-            n: {"ucastQueues": {f"UC{p}": {"droppedPackets": pc.prio.get("queue_drops", {}).get(p, 0)} for p in range(8)}}
+            n: {
+                "ucastQueues": {
+                    f"UC{p}": {"droppedPackets": pc.prio.get("queue_drops", {}).get(p, 0)} for p in range(8)
+                }
+            }
             for n, pc in ports.items()
         }
     elif cmd == ECN:
         out = {
-            n: {"txQueues": {str(p): {"ecnMarkedPackets": pc.prio.get("ecn_marked", {}).get(p, 0)} for p in range(8)}}
+            n: {
+                "txQueues": {
+                    str(p): {"ecnMarkedPackets": pc.prio.get("ecn_marked", {}).get(p, 0)} for p in range(8)
+                }
+            }
             for n, pc in ports.items()
         }
     else:
@@ -137,4 +150,6 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps({"interfaces": out})
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json")
+COUNTERS = CounterSpec(
+    commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json"
+)

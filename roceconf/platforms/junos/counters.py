@@ -71,7 +71,10 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                         p = to_int(_v(q, "queue-number"))
                         if p is None:
                             continue
-                        drops = [to_int(_v(q, k)) for k in ("queue-counters-tail-drop-packets", "queue-counters-red-packets")]
+                        drops = [
+                            to_int(_v(q, k))
+                            for k in ("queue-counters-tail-drop-packets", "queue-counters-red-packets")
+                        ]
                         if any(d is not None for d in drops):
                             pc.set_prio("queue_drops", p, sum(d or 0 for d in drops))
                         ce = to_int(_v(q, "queue-counters-ecn-ce-packets"))
@@ -122,7 +125,11 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             entry["ethernet-pfc-statistics"] = [
                 {
                     "pfc-priority-statistics": [
-                        {"pfc-priority": _d(p), "pfc-received": _d(g("pfc_rx", p)), "pfc-transmitted": _d(g("pfc_tx", p))}
+                        {
+                            "pfc-priority": _d(p),
+                            "pfc-received": _d(g("pfc_rx", p)),
+                            "pfc-transmitted": _d(g("pfc_tx", p)),
+                        }
                         for p in range(8)
                     ]
                 }

@@ -66,7 +66,11 @@ def _per_prio(v: Any) -> dict[int, int]:
     if isinstance(v, list):
         return {i: n for i, x in enumerate(v[:8]) if (n := to_int(x)) is not None}
     if isinstance(v, dict):
-        return {int(k): n for k, x in v.items() if str(k).isdigit() and int(k) < 8 and (n := to_int(x)) is not None}
+        return {
+            int(k): n
+            for k, x in v.items()
+            if str(k).isdigit() and int(k) < 8 and (n := to_int(x)) is not None
+        }
     return {}
 
 
@@ -96,7 +100,12 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 else:
                     values = key_values(text)
                     if values:
-                        apply_names(ports.setdefault(port, PortCounters()), values, prio_patterns(ETHTOOL_PRIO), ETHTOOL_PORT)
+                        apply_names(
+                            ports.setdefault(port, PortCounters()),
+                            values,
+                            prio_patterns(ETHTOOL_PRIO),
+                            ETHTOOL_PORT,
+                        )
             elif cmd == STATS:
                 data = jload(text)
                 for st in data if isinstance(data, list) else []:
@@ -119,10 +128,25 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     cmd = " ".join(command.split())
     if cmd == LINKS:
         return json.dumps(
-            [{"ifindex": i, "ifname": rdma.get(p) or f"rdma{i}", "port": 1, "state": "ACTIVE", "physical_state": "LINK_UP", "netdev": p} for i, p in enumerate(ports)]
+            [
+                {
+                    "ifindex": i,
+                    "ifname": rdma.get(p) or f"rdma{i}",
+                    "port": 1,
+                    "state": "ACTIVE",
+                    "physical_state": "LINK_UP",
+                    "netdev": p,
+                }
+                for i, p in enumerate(ports)
+            ]
         )
     if cmd == STATS:
-        return json.dumps([{"ifname": rdma.get(p) or f"rdma{i}", "port": 1, **named(pc, {}, _LAB_RDMA)} for i, (p, pc) in enumerate(ports.items())])
+        return json.dumps(
+            [
+                {"ifname": rdma.get(p) or f"rdma{i}", "port": 1, **named(pc, {}, _LAB_RDMA)}
+                for i, (p, pc) in enumerate(ports.items())
+            ]
+        )
     hit = command_port(cmd, [PFC, ETHTOOL])
     if hit is None:
         return None
@@ -132,7 +156,12 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
         return f'Cannot find device "{port}"'
     if template == ETHTOOL:
         return format_ethtool(named(pc, {"rx_prio{p}_discards": "pg_drops"}, ETHTOOL_PORT))
-    return json.dumps({"requests": [pc.prio.get("pfc_tx", {}).get(p, 0) for p in range(8)], "indications": [pc.prio.get("pfc_rx", {}).get(p, 0) for p in range(8)]})
+    return json.dumps(
+        {
+            "requests": [pc.prio.get("pfc_tx", {}).get(p, 0) for p in range(8)],
+            "indications": [pc.prio.get("pfc_rx", {}).get(p, 0) for p in range(8)],
+        }
+    )
 
 
 COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")

@@ -55,7 +55,12 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 if p is None or not isinstance(row, dict):
                     continue
                 if kind == "counters qos pfc-stats":
-                    pairs = (("rx-pause-frames", "pfc_rx"), ("tx-pause-frames", "pfc_tx"), ("rx-pause-duration", "pfc_rx_us"), ("tx-pause-duration", "pfc_tx_us"))
+                    pairs = (
+                        ("rx-pause-frames", "pfc_rx"),
+                        ("tx-pause-frames", "pfc_tx"),
+                        ("rx-pause-duration", "pfc_rx_us"),
+                        ("tx-pause-duration", "pfc_tx_us"),
+                    )
                     for k, c in pairs:
                         v = to_int(row.get(k))
                         if v is not None:
@@ -92,14 +97,35 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
         return json.dumps({})
     g = lambda c, p: pc.prio.get(c, {}).get(p, 0)  # noqa: E731
     if kind == "counters qos pfc-stats":
-        data = {str(p): {"rx-pause-frames": g("pfc_rx", p), "rx-pause-duration": g("pfc_rx_us", p), "tx-pause-frames": g("pfc_tx", p), "tx-pause-duration": g("pfc_tx_us", p)} for p in range(8)}
+        data = {
+            str(p): {
+                "rx-pause-frames": g("pfc_rx", p),
+                "rx-pause-duration": g("pfc_rx_us", p),
+                "tx-pause-frames": g("pfc_tx", p),
+                "tx-pause-duration": g("pfc_tx_us", p),
+            }
+            for p in range(8)
+        }
     elif kind == "counters qos egress-queue-stats":
-        data = {str(p): {"traffic-class": p, "tx-frames": 0, "tx-bytes": 0, "tx-uc-buffer-discards": g("queue_drops", p), "wred-discards": 0, "ecn-marked-packets": g("ecn_marked", p)} for p in range(8)}
+        data = {
+            str(p): {
+                "traffic-class": p,
+                "tx-frames": 0,
+                "tx-bytes": 0,
+                "tx-uc-buffer-discards": g("queue_drops", p),
+                "wred-discards": 0,
+                "ecn-marked-packets": g("ecn_marked", p),
+            }
+            for p in range(8)
+        }
     elif kind == "counters qos ingress-buffer-stats":
         data = {str(p): {"rx-frames": 0, "rx-buffer-discards": g("pg_drops", p)} for p in range(8)}
     else:
         shut = pc.wd_shut or []
-        data = {str(p): {"status": "deadlock" if p in shut else "ok", "deadlock-count": g("wd_detected", p)} for p in range(8)}
+        data = {
+            str(p): {"status": "deadlock" if p in shut else "ok", "deadlock-count": g("wd_detected", p)}
+            for p in range(8)
+        }
     return json.dumps(data, indent=2)
 
 

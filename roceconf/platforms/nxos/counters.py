@@ -75,7 +75,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                         p = to_int(g.get("eq-qosgrp"))
                         if p is None:
                             continue
-                        for e in rows(dig(g, "TABLE_qosgrp_egress_stats_entry", "ROW_qosgrp_egress_stats_entry")):
+                        for e in rows(
+                            dig(g, "TABLE_qosgrp_egress_stats_entry", "ROW_qosgrp_egress_stats_entry")
+                        ):
                             counter = _STAT.get(str(e.get("eq-stat-type")))
                             v = to_int(e.get("eq-uc-stat-value"))
                             if counter and v is not None:
@@ -101,7 +103,12 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                 "ROW_ppp": [
                     {
                         "if_name": n,
-                        "TABLE_cos": {"ROW_cos": [{"cos": p, "rx_ppp": g(pc, "pfc_rx", p), "tx_ppp": g(pc, "pfc_tx", p)} for p in range(8)]},
+                        "TABLE_cos": {
+                            "ROW_cos": [
+                                {"cos": p, "rx_ppp": g(pc, "pfc_rx", p), "tx_ppp": g(pc, "pfc_tx", p)}
+                                for p in range(8)
+                            ]
+                        },
                     }
                     for n, pc in ports.items()
                 ]
@@ -134,8 +141,14 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                                     "TABLE_qosgrp_egress_stats_entry": {
                                         "ROW_qosgrp_egress_stats_entry": [
                                             {"eq-stat-type": "Tx Pkts", "eq-uc-stat-value": 0},
-                                            {"eq-stat-type": "Dropped Pkts", "eq-uc-stat-value": g(pc, "queue_drops", p)},
-                                            {"eq-stat-type": "ECN", "eq-uc-stat-value": g(pc, "ecn_marked", p)},
+                                            {
+                                                "eq-stat-type": "Dropped Pkts",
+                                                "eq-uc-stat-value": g(pc, "queue_drops", p),
+                                            },
+                                            {
+                                                "eq-stat-type": "ECN",
+                                                "eq-uc-stat-value": g(pc, "ecn_marked", p),
+                                            },
                                         ]
                                     },
                                 }
@@ -143,7 +156,10 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                             ]
                         },
                         "TABLE_ingress_mmu_stats": {
-                            "ROW_ingress_mmu_stats": [{"eq-qosgrp": p, "ingress-mmu-drop-pkts": g(pc, "pg_drops", p)} for p in range(8)]
+                            "ROW_ingress_mmu_stats": [
+                                {"eq-qosgrp": p, "ingress-mmu-drop-pkts": g(pc, "pg_drops", p)}
+                                for p in range(8)
+                            ]
                         },
                     }
                     for n, pc in ports.items()

@@ -67,7 +67,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     if not name or not q.startswith("UC"):
                         continue
                     p = priority_of(q)
-                    key, counter = ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
+                    key, counter = (
+                        ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
+                    )
                     v = to_int(r.get(key))
                     if p is not None and v is not None:
                         ports.setdefault(name, PortCounters()).set_prio(counter, p, v)
@@ -90,7 +92,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     if not name or p is None:
                         continue
                     pc = ports.setdefault(name, PortCounters())
-                    det, _, res = (r.get("STORM DETECTED/RESTORED") or r.get("STORM DETECTED") or "").partition("/")
+                    det, _, res = (
+                        r.get("STORM DETECTED/RESTORED") or r.get("STORM DETECTED") or ""
+                    ).partition("/")
                     for val, counter in ((det, "wd_detected"), (res, "wd_restored")):
                         v = to_int(val)
                         if v is not None:
@@ -107,8 +111,10 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
 def _tab(head: list[str], body: list[list[str]]) -> str:
     """A tabulate 'simple' table: columns right-aligned except the first, two spaces apart."""
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(head)]
+
     def line(cells: list[str]) -> str:
         return "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
+
     return "\n".join([line(head), "  ".join("-" * w for w in widths), *(line(r) for r in body)])
 
 
@@ -123,7 +129,12 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     if cmd == PFC:
         parts = []
         for label, c in (("Port Rx", "pfc_rx"), ("Port Tx", "pfc_tx")):
-            parts.append(_tab([label] + [f"PFC{p}" for p in range(8)], [[n] + [_n(g(ports[n], c, p)) for p in range(8)] for n in names]))
+            parts.append(
+                _tab(
+                    [label] + [f"PFC{p}" for p in range(8)],
+                    [[n] + [_n(g(ports[n], c, p)) for p in range(8)] for n in names],
+                )
+            )
         return "\n\n".join(parts) + "\n"
     if cmd in (QUEUES, WRED):
         blocks = []
@@ -138,20 +149,52 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             blocks.append("For namespace :\n" + _tab(head, body))
         return "\n\n".join(blocks) + "\n"
     if cmd == PG_DROP:
-        return "Ingress PG dropped packets:\n" + _tab(["Port"] + [f"PG{p}" for p in range(8)], [[n] + [_n(g(ports[n], "pg_drops", p)) for p in range(8)] for n in names]) + "\n"
+        return (
+            "Ingress PG dropped packets:\n"
+            + _tab(
+                ["Port"] + [f"PG{p}" for p in range(8)],
+                [[n] + [_n(g(ports[n], "pg_drops", p)) for p in range(8)] for n in names],
+            )
+            + "\n"
+        )
     if cmd == WATERMARK:
-        body = [[n] + [_n(ports[n].gauges.get("queue_watermark_bytes", {}).get(p, 0)) for p in range(8)] for n in names]
-        return "Egress shared pool occupancy per unicast queue:\n" + _tab(["Port"] + [f"UC{p}" for p in range(8)], body) + "\n"
+        body = [
+            [n] + [_n(ports[n].gauges.get("queue_watermark_bytes", {}).get(p, 0)) for p in range(8)]
+            for n in names
+        ]
+        return (
+            "Egress shared pool occupancy per unicast queue:\n"
+            + _tab(["Port"] + [f"UC{p}" for p in range(8)], body)
+            + "\n"
+        )
     if cmd == PFCWD:
         body = []
         for n in names:
             pc = ports[n]
             for p in sorted(set(pc.prio.get("wd_detected", {})) | set(pc.wd_shut or [])):
                 status = "stormed" if p in (pc.wd_shut or []) else "operational"
-                body.append([f"{n}:{p}", status, f"{g(pc, 'wd_detected', p)}/{g(pc, 'wd_restored', p)}", "0/0", "0/0", "0/0", "0/0"])
+                body.append(
+                    [
+                        f"{n}:{p}",
+                        status,
+                        f"{g(pc, 'wd_detected', p)}/{g(pc, 'wd_restored', p)}",
+                        "0/0",
+                        "0/0",
+                        "0/0",
+                        "0/0",
+                    ]
+                )
         if not body:
             return ""
-        head = ["QUEUE", "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP", "TX LAST OK/DROP", "RX LAST OK/DROP"]
+        head = [
+            "QUEUE",
+            "STATUS",
+            "STORM DETECTED/RESTORED",
+            "TX OK/DROP",
+            "RX OK/DROP",
+            "TX LAST OK/DROP",
+            "RX LAST OK/DROP",
+        ]
         return _tab(head, body) + "\n"
     return None
 

@@ -1,0 +1,247 @@
+"""Health report formats: text, JSON (schemas/health-report.schema.json), JUnit XML, Markdown; Prometheus
+exposition in health/prometheus.py."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any, Literal
+from xml.etree import ElementTree as ET
+
+from pydantic import BaseModel, ConfigDict
+from rich.console import Console
+from rich.table import Table
+
+from roceconf.health.evaluate import HealthReport
+from roceconf.health.rules import ALL
+
+
+class _R(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FindingModel(_R):
+    rule: str
+    severity: Literal["critical", "warning", "info"]
+    title: str
+    device: str
+    port: str | None
+    priority: int | None
+    counters: list[str]
+    value: float | None
+    threshold: float | None
+    message: str
+    impact: str
+    hint: str
+
+
+class IntervalModel(_R):
+    start: float
+    seconds: float
+    prio: dict[str, dict[str, float]]
+    port: dict[str, float]
+    reset: list[str]
+
+
+class PortModel(_R):
+    port: str
+    partner: str | None
+    intervals: list[IntervalModel]
+    watchdog_shut: list[int] | None
+    gauges: dict[str, dict[str, int]]
+    findings: list[FindingModel]
+
+
+class DeviceModel(_R):
+    device: str
+    platform: str
+    status: Literal["healthy", "findings", "unknown"]
+    source: str
+    reason: str | None
+    worst_severity: Literal["critical", "warning", "info"] | None
+    attempts: int
+    seconds: float
+    samples: list[float]
+    warnings: list[str]
+    ports: list[PortModel]
+
+
+class SummaryModel(_R):
+    devices: int
+    healthy: int
+    findings: int
+    unknown: int
+    critical: int
+    warning: int
+    info: int
+
+
+class ReportModel(_R):
+    """roceconf health report (`roceconf health --format json`)."""
+
+    format_version: Literal[1]
+    intent: str
+    source: str
+    generated_at: str
+    summary: SummaryModel
+    exit_code: Literal[0, 1, 3]
+    devices: list[DeviceModel]
+
+
+def report_json_schema() -> dict[str, Any]:
+    s = ReportModel.model_json_schema()
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    s["$id"] = "https://roceconf.dev/schemas/health-report.schema.json"
+    s["title"] = "roceconf health report"
+    return s
+
+
+def to_json(report: HealthReport) -> str:
+    data = report.to_dict()
+    ReportModel.model_validate(data)  # the output always matches its published schema
+    return json.dumps(data, indent=2) + "\n"
+
+
+_STYLE = {
+    "critical": "bold red",
+    "warning": "yellow",
+    "info": "dim",
+    "healthy": "green",
+    "findings": "red",
+    "unknown": "magenta",
+}
+
+
+def _prio(p: int | None) -> str:
+    return "-" if p is None else str(p)
+
+
+def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
+    buf = io.StringIO()
+    con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
+    c = report.counts
+    con.print(f"[bold]roceconf health[/bold]  intent {report.intent}  ({report.source})")
+    for d in report.devices:
+        con.print()
+        span = (
+            f"{len(d.samples)} samples over {d.samples[-1] - d.samples[0]:.1f} s"
+            if len(d.samples) > 1
+            else ""
+        )
+        con.print(
+            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{d.device}[/bold] ({d.platform})  {d.source}  {span}"
+        )
+        if d.status == "unknown":
+            con.print(f"  could not read: {d.reason}", markup=False)
+            continue
+        if not d.findings:
+            continue
+        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
+        for col in ("severity", "rule", "port", "prio", "finding", "impact"):
+            t.add_column(col, overflow="fold", max_width=60 if col in ("impact", "finding") else None)
+        for f in d.findings:
+            t.add_row(
+                f"[{_STYLE[f.severity]}]{f.severity}[/]",
+                f.rule,
+                f.port or "-",
+                _prio(f.priority),
+                f"{f.title}: {f.message}",
+                f.impact,
+            )
+        con.print(t)
+    con.print()
+    con.print(
+        f"{c['devices']} device(s): {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown; "
+        f"{c['critical']} critical, {c['warning']} warning"
+    )
+    return buf.getvalue()
+
+
+def to_junit(report: HealthReport) -> str:
+    """One test case per device and rule; failures for findings, errors for unknown devices."""
+    suites = ET.Element("testsuites", name="roceconf health")
+    for d in report.devices:
+        suite = ET.SubElement(suites, "testsuite", name=d.device, hostname=d.platform)
+        tests = failures = errors = 0
+        for r in ALL:
+            tests += 1
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=f"roceconf.health.{d.device}",
+                name=f"{r.id} {r.title}",
+                time=f"{d.seconds:.3f}",
+            )
+            if d.status == "unknown":
+                errors += 1
+                ET.SubElement(case, "error", message=f"not read: {d.reason}", type="unknown")
+                continue
+            bad = [f for f in d.findings if f.rule == r.id]
+            if bad:
+                failures += 1
+                fe = ET.SubElement(case, "failure", message=f"{len(bad)} finding(s)", type=r.severity)
+                fe.text = "\n".join(
+                    f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}"
+                    for f in bad
+                )
+        suite.set("tests", str(tests))
+        suite.set("failures", str(failures))
+        suite.set("errors", str(errors))
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def _md(s: Any) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(report: HealthReport) -> str:
+    c = report.counts
+    icon = {"healthy": "✅", "findings": "❌", "unknown": "❓"}
+    out = [
+        "## roceconf health report",
+        "",
+        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
+        "",
+        f"**{c['devices']} devices**: {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown — "
+        f"{c['critical']} critical, {c['warning']} warning.",
+        "",
+        "| device | platform | status | critical | warning | note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for d in report.devices:
+        nc = sum(1 for f in d.findings if f.severity == "critical")
+        nw = sum(1 for f in d.findings if f.severity == "warning")
+        out.append(
+            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
+        )
+    for d in report.devices:
+        if not d.findings:
+            continue
+        out += [
+            "",
+            f"### {d.device} ({d.platform})",
+            "",
+            "| severity | rule | port | priority | finding | impact |",
+            "|---|---|---|---|---|---|",
+        ]
+        for f in d.findings:
+            out.append(
+                f"| {f.severity} | {f.rule} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"
+            )
+    return "\n".join(out) + "\n"
+
+
+def to_prometheus(report: HealthReport) -> str:
+    from roceconf.health.prometheus import exposition
+
+    return exposition(report)
+
+
+FORMATS = {
+    "text": to_text,
+    "json": to_json,
+    "junit": to_junit,
+    "markdown": to_markdown,
+    "prometheus": to_prometheus,
+}
