@@ -375,14 +375,8 @@ def drift(
     "--samples", type=click.IntRange(2, 1000), default=2, show_default=True, help="Reads per device (>= 2)."
 )
 @click.option("--device", default=None, help="Read one device only.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "markdown", "prometheus"]),
-    default="text",
-    show_default=True,
-)
-@click.option("--output", type=click.Path(dir_okay=False), help="Write the report to a file (atomically).")
+@_format_option("health")
+@_output_option()
 @click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
 @click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True)
@@ -410,7 +404,7 @@ def health(
     interval: float,
     samples: int,
     device: str | None,
-    fmt: str,
+    fmt: str | None,
     output: str | None,
     workers: int,
     timeout: float,
@@ -427,8 +421,10 @@ def health(
     from roceconf.compile import load_valid
     from roceconf.drift.collect import CollectError
     from roceconf.health.collect import health_live, health_offline, plain_progress
-    from roceconf.health.report import FORMATS
+    from roceconf.health.report import format_report
+    from roceconf.reports import resolve_format
 
+    fmt = resolve_format("health", fmt)
     if (inventory is None) == (counters_dir is None):
         click.echo("error: give exactly one of --inventory FILE or --counters DIR", err=True)
         sys.exit(EXIT_INVALID)
@@ -452,19 +448,9 @@ def health(
     except CollectError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INVALID)
-    text = (
-        FORMATS[fmt](report, color=output is None and sys.stdout.isatty())
-        if fmt == "text"
-        else FORMATS[fmt](report)
-    )
-    if output:
-        from roceconf.compile import write_outputs
-
-        out = Path(output)
-        write_outputs({out.name: text}, out.parent if str(out.parent) else ".")
-        click.echo(f"wrote {output}", err=True)
-    elif serve_port is None:
-        click.echo(text, nl=False)
+    color = output is None and fmt == "text" and _color()
+    if output or serve_port is None:
+        _emit(format_report(report, fmt, color=color), output, color)
     if serve_port is not None:
         from roceconf.health.prometheus import serve
 

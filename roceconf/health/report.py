@@ -238,10 +238,24 @@ def to_prometheus(report: HealthReport) -> str:
     return exposition(report)
 
 
+def to_yaml(report: HealthReport) -> str:
+    from roceconf.reports import to_yaml as yaml_of
+
+    return yaml_of(json.loads(to_json(report)))
+
+
 FORMATS = {
     "text": to_text,
     "json": to_json,
+    "yaml": to_yaml,
     "junit": to_junit,
     "markdown": to_markdown,
     "prometheus": to_prometheus,
 }
+
+
+def format_report(report: HealthReport, fmt: str, color: bool = False) -> str:
+    """The report as ``fmt`` (text, json, yaml, junit, markdown, prometheus); ``color`` for text only."""
+    if fmt == "text":
+        return to_text(report, color=color)
+    return FORMATS[fmt](report)

@@ -22,13 +22,14 @@ from roceconf.reports import relative_uri
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #: roceconf severity -> SARIF level (SARIF 2.1.0 §3.27.10: none, note, warning, error)
-LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+LEVELS = {"error": "error", "critical": "error", "warning": "warning", "info": "note"}
 SRCROOT = "%SRCROOT%"
 
 
 def catalogue() -> list[Any]:
-    """Every rule, sorted by ID (importing the fabric checks registers the RC2xx rules)."""
+    """Every rule, sorted by ID (importing the fabric checks and health register the RC2xx / RC3xx rules)."""
     import roceconf.fabric  # noqa: F401
+    import roceconf.health  # noqa: F401
     from roceconf.intent.rules import RULES
 
     return sorted(RULES.values(), key=lambda r: r.id)
