@@ -116,6 +116,7 @@ class Session:
 
     def __init__(self) -> None:
         self.handlers: list[logging.Handler] = []
+        self.levels: dict[str, int] = {}  # logger levels to restore at the end
         self.path: Path | None = None
         self.t0 = time.monotonic()
 
@@ -134,15 +135,12 @@ class Session:
             self.handlers.append(_handler(logging.FileHandler(self.path, encoding="utf-8"), logging.DEBUG))
         if not self.handlers:
             return self
-        log.setLevel(logging.DEBUG)
-        for h in self.handlers:
-            log.addHandler(h)
-        for name in LIBRARIES:
-            lib = logging.getLogger(name)
-            if debug:
-                lib.setLevel(logging.DEBUG)
-                for h in self.handlers:
-                    lib.addHandler(h)
+        for name in ("roceconf", *(LIBRARIES if debug else ())):
+            lg = logging.getLogger(name)
+            self.levels[name] = lg.level
+            lg.setLevel(logging.DEBUG)
+            for h in self.handlers:
+                lg.addHandler(h)
         return self
 
     def header(self, argv: Sequence[str], version: str) -> None:
@@ -153,11 +151,15 @@ class Session:
         if not self.handlers:
             return
         log.info("exit %s after %.3f s", exit_code, time.monotonic() - self.t0)
+        for name, level in self.levels.items():
+            lg = logging.getLogger(name)
+            lg.setLevel(level)
+            for h in self.handlers:
+                lg.removeHandler(h)
         for h in self.handlers:
-            for name in ("roceconf", *LIBRARIES):
-                logging.getLogger(name).removeHandler(h)
             h.close()
         self.handlers = []
+        self.levels = {}
 
 
 @contextmanager

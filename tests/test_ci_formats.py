@@ -198,6 +198,13 @@ def test_check_junit_and_markdown(in_root: Path, lab_configs: Path) -> None:
     assert suite is not None and suite.get("errors") == "1"
     err = [c for c in suite.iter("testcase") if c.find("error") is not None]
     assert [c.get("name") for c in err] == ["read spine2"]
+    r = _run("check", "inventories/lab/intent.yml", "--configs", str(lab_configs), "--format", "github")
+    assert r.exit_code == 3
+    (unread,) = [ln for ln in r.stdout.splitlines() if "title=RC215::" in ln]
+    assert (
+        unread.startswith("::error file=inventories/lab/intent.yml,line=")
+        and "spine2 could not be read" in unread
+    )
     md = _run("check", f, "--format", "markdown").stdout
     assert md.startswith("## roceconf check") and f"`{f}:" in md and "`RC205`" in md
 

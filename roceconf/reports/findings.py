@@ -131,13 +131,9 @@ def _findings(
 
         return to_sarif(diags, base=base, successful=not unreadable)
     if fmt == "github":
-        from roceconf.reports.github import annotation, to_github
+        from roceconf.reports.github import to_github
 
-        extra = [
-            annotation("error", f"{dev} could not be read: {why}", title="unreadable")
-            for dev, why in sorted(unreadable.items())
-        ]
-        return to_github(diags, [*extra, *summary], base)
+        return to_github(diags, summary, base)  # an unreadable device is a finding (RC215) of its own
     if fmt == "junit":
         from roceconf.reports.junit import findings_junit
 
