@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
-from roceconf.desired import desired_states
+from roceconf.desired import desired_states, shape
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
 from roceconf.names import natural_key
-from roceconf.render import render_state
+from roceconf.render import ShapeRenderer
 
 
 def output_name(device: str, platform: str) -> str:
@@ -46,8 +46,10 @@ def render_fabric(fab: Fabric, device: str | None = None) -> dict[str, str]:
             ]
         )
     out: dict[str, str] = {}
+    shapes = ShapeRenderer()  # the devices of one intent entry differ only by hostname
     for name, state in desired_states(fab, only=device).items():
-        out[output_name(name, fab.devices[name].platform)] = render_state(state)
+        dev = fab.devices[name]
+        out[output_name(name, dev.platform)] = shapes.render(shape(dev), state)
     return out
 
 

@@ -29,7 +29,7 @@ from roceconf.desired import desired_state
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
 from roceconf.names import natural_key
-from roceconf.render import render_state
+from roceconf.render import PLACEHOLDER, PLAIN_NAME, ShapeRenderer
 from roceconf.resources import MissingResource
 from roceconf.state import DeviceState
 
@@ -536,12 +536,14 @@ class _Side:
     fab: Fabric
     shapes: dict[str, _Shape] = field(default_factory=dict)
     _texts: dict[str, str] = field(default_factory=dict)
+    _renderer: ShapeRenderer = field(default_factory=ShapeRenderer)
 
     def render(self, name: str) -> str:
         if name not in self._texts:
-            state = self.shapes[name].state.model_copy(update={"hostname": name})
+            shape = self.shapes[name]
+            state = shape.state.model_copy(update={"hostname": name})
             try:
-                self._texts[name] = render_state(state)
+                self._texts[name] = self._renderer.render(id(shape), state)
             except MissingResource:  # a broken installation is an error, never an empty diff
                 raise
             except Exception as e:  # noqa: BLE001 - a plan still shows the rest
@@ -550,6 +552,11 @@ class _Side:
 
     def file(self, name: str) -> str:
         return output_name(name, self.fab.devices[name].platform)
+
+    def placeholder_text(self, name: str) -> str:
+        """`render(name)` with the hostname placeholder (shared by the devices of the shape)."""
+        shape = self.shapes[name]
+        return self._renderer.placeholder_text(id(shape), shape.state)
 
 
 def _side(label: str, fab: Fabric) -> _Side:
@@ -904,7 +911,8 @@ def build_plan(old: Fabric, new: Fabric, old_label: str | None = None, new_label
     )
     diags = _introduced(old.diagnostics, new.diagnostics)
     new_errors = sum(1 for d in new.diagnostics if d.severity == "error")
-    devices = [_device_diff(n, a, b) for n in changed_devices]
+    memo: dict[tuple[int, int], tuple[str | None, int, int, int]] = {}
+    devices = [_device_diff(n, a, b, memo) for n in changed_devices]
     affected_devs: set[str] = set()
     affected_itfs: set[tuple[str, str]] = set()
     for c in changes:
@@ -968,12 +976,7 @@ def _device_change(action: Action, name: str, side: _Side) -> PlanChange:
     )
 
 
-def _device_diff(name: str, a: _Side, b: _Side) -> DeviceDiff:
-    in_a, in_b = name in a.fab.devices, name in b.fab.devices
-    fa = a.file(name) if in_a else None
-    fb = b.file(name) if in_b else None
-    ta = a.render(name) if in_a else ""
-    tb = b.render(name) if in_b else ""
+def _unified(ta: str, tb: str, fa: str | None, fb: str | None) -> tuple[str, int, int]:
     lines = list(
         difflib.unified_diff(
             ta.splitlines(keepends=True),
@@ -985,8 +988,41 @@ def _device_diff(name: str, a: _Side, b: _Side) -> DeviceDiff:
     text = "".join(x if x.endswith("\n") else x + "\n" for x in lines)
     added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
     removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
+    return text, added, removed
+
+
+def _device_diff(
+    name: str, a: _Side, b: _Side, memo: dict[tuple[int, int], tuple[str | None, int, int, int]] | None = None
+) -> DeviceDiff:
+    """The rendered diff of one device. Devices with the same old and new shape have the same diff but for
+    their hostname: with `memo`, one diff per shape pair with a placeholder hostname, substituted per device
+    once it reproduced the real diff of the first two devices (else every device is diffed for real)."""
+    in_a, in_b = name in a.fab.devices, name in b.fab.devices
+    fa = a.file(name) if in_a else None
+    fb = b.file(name) if in_b else None
     action: Action = "remove" if not in_b else "add" if not in_a else "change"
     plat = (b.fab.devices[name] if in_b else a.fab.devices[name]).platform
+    key = (id(a.shapes[name]), id(b.shapes[name])) if memo is not None and in_a and in_b else None
+    if key is not None and not PLAIN_NAME.fullmatch(name):
+        key = None
+    hit = memo.get(key) if key is not None and memo is not None else None
+    if hit is not None and hit[0] is not None and hit[3] >= 2:
+        text, added, removed = hit[0].replace(PLACEHOLDER, name), hit[1], hit[2]
+    else:
+        ta = a.render(name) if in_a else ""
+        tb = b.render(name) if in_b else ""
+        text, added, removed = _unified(ta, tb, fa, fb)
+        if key is not None and memo is not None and (hit is None or hit[0] is not None):
+            tmpl = hit[0] if hit is not None else None
+            if tmpl is None:
+                tmpl, _, _ = _unified(
+                    a.placeholder_text(name),
+                    b.placeholder_text(name),
+                    a.file(name).replace(name, PLACEHOLDER),
+                    b.file(name).replace(name, PLACEHOLDER),
+                )
+            ok = PLACEHOLDER not in ta + tb and tmpl.replace(PLACEHOLDER, name) == text
+            memo[key] = (tmpl if ok else None, added, removed, (hit[3] if hit else 0) + 1)
     return DeviceDiff(
         device=name,
         action=action,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
+from typing import Any
 
 import jinja2
 
@@ -78,6 +80,48 @@ def render_state(state: DeviceState, template: str | None = None) -> str:
     try:
         tpl = env.get_template(name)
     except jinja2.TemplateNotFound as e:
-        raise MissingResource(f"template {state.platform}/{e.name}", template_root() / state.platform) from None
+        raise MissingResource(
+            f"template {state.platform}/{e.name}", template_root() / state.platform
+        ) from None
     text = tpl.render(s=state, state=state, platform=plat)
     return text if text.endswith("\n") else text + "\n"
+
+
+#: a hostname no template can produce by itself; only characters every config syntax and JSON keep as is
+PLACEHOLDER = "roceconfHOSTNAMEplaceholder0"
+PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+
+class ShapeRenderer:
+    """Render many devices that differ only by hostname (the devices of one intent entry) at the cost of one.
+
+    Per group (`key`), the state is rendered once with a placeholder hostname; a device's text is that text
+    with the placeholder replaced by its hostname. This is exact only when templates insert the hostname
+    verbatim, so it is checked, not assumed: the first two devices of a group are rendered for real and
+    compared with the substitution; on any difference (or a hostname outside ``[A-Za-z0-9._-]``) every
+    device of the group is rendered for real.
+    """
+
+    def __init__(self) -> None:
+        self._groups: dict[Any, tuple[str | None, int]] = {}  # key -> (template text or None, checks done)
+
+    def placeholder_text(self, key: Any, state: DeviceState) -> str:
+        """The group's text with the placeholder for the hostname (see `PLACEHOLDER`)."""
+        tmpl, _ = self._groups.get(key, ("", 0))
+        return tmpl or render_state(state.model_copy(update={"hostname": PLACEHOLDER}))
+
+    def render(self, key: Any, state: DeviceState) -> str:
+        name = state.hostname or ""
+        if not PLAIN_NAME.fullmatch(name):
+            return render_state(state)
+        tmpl, checked = self._groups.get(key, ("", 0))
+        if tmpl is None:  # substitution disproved for this group
+            return render_state(state)
+        if checked >= 2:
+            return tmpl.replace(PLACEHOLDER, name)
+        if not tmpl:
+            tmpl = self.placeholder_text(key, state)
+        real = render_state(state)
+        ok = PLACEHOLDER not in real and tmpl.replace(PLACEHOLDER, name) == real
+        self._groups[key] = (tmpl if ok else None, checked + 1)
+        return real
