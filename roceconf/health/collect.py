@@ -117,11 +117,12 @@ def saved_data(dev: DeviceSpec, sampled: _Sampled) -> dict[str, Any]:
 
 def health_live(
     fab: Fabric,
-    inventory: str | Path,
+    inventory: str | Path | None,
     *,
+    targets: dict[str, Target] | None = None,
     samples: int = 2,
     interval: float = 10.0,
-    device: str | None = None,
+    device: str | list[str] | None = None,
     workers: int = 8,
     timeout: float = 10.0,
     retries: int = 2,
@@ -129,12 +130,17 @@ def health_live(
     save_dir: str | Path | None = None,
     progress: Callable[[Any, int, int], None] | None = None,
 ) -> HealthReport:
+    """Read the devices (``inventory``: an Ansible inventory, or ``targets`` already built, e.g. by the
+    Ansible module from hostvars) ``samples`` times ``interval`` apart and evaluate them."""
     names = _names(fab, device)
-    targets = load_inventory(inventory)
+    if targets is None:
+        if inventory is None:
+            raise CollectError("give an inventory or targets", retry=False)
+        targets = load_inventory(inventory)
     if credentials is not None:
         for t in targets.values():
             t.username, t.password = credentials
-    source = f"inventory {inventory}"
+    source = f"inventory {inventory}" if inventory is not None else "ansible inventory"
 
     def one(name: str) -> _Sampled:
         return sample_device(
@@ -222,11 +228,13 @@ def health_offline(fab: Fabric, directory: str | Path, *, device: str | None = N
     return evaluate(fab, snaps, errors, source=f"counters {directory}", meta=meta)
 
 
-def _names(fab: Fabric, device: str | None) -> list[str]:
-    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
-    if device is not None and not names:
-        raise CollectError(f"no device named '{device}' in the intent", retry=False)
-    return names
+def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:
+    """The devices to read: all, one (``device``) or a list; a name the intent lacks is invalid input."""
+    wanted = [device] if isinstance(device, str) else device
+    for n in wanted or []:
+        if n not in fab.devices:
+            raise CollectError(f"no device named '{n}' in the intent", retry=False)
+    return [n for n in sorted(fab.devices, key=natural_key) if wanted is None or n in wanted]
 
 
 def plain_progress(stream: Any = sys.stderr) -> Callable[[Any, int, int], None]:

@@ -215,30 +215,31 @@ def intervals(snaps: list[Snapshot], port: str) -> list[Interval]:
         dt = b.time_of(port) - ta
         if pa is None or pb is None or dt <= 0:
             continue
+        inv = 1.0 / dt
         iv = Interval(ta, dt)
-        reset: set[str] = set()
+        reset: list[str] = []
+        prio_a = pa.prio
         for c, vb in pb.prio.items():
-            va = pa.prio.get(c)
+            va = prio_a.get(c)
             if va is None:
                 continue
-            rates: dict[int, float] = {}
-            for p, x in vb.items():
-                y = va.get(p)
-                if y is None:
-                    continue
-                if x < y:
-                    reset.add(c)
-                else:
-                    rates[p] = (x - y) / dt
+            try:
+                rates = {p: (x - va[p]) * inv for p, x in vb.items()}
+            except KeyError:  # a priority read in one sample only
+                rates = {p: (x - va[p]) * inv for p, x in vb.items() if p in va}
+            if min(rates.values(), default=0.0) < 0:  # went backwards: no rate, never a negative one
+                reset.append(c)
+                rates = {p: v for p, v in rates.items() if v >= 0}
             iv.prio[c] = rates
+        port_a = pa.port
         for c, x in pb.port.items():
-            y = pa.port.get(c)
+            y = port_a.get(c)
             if y is None:
                 continue
             if x < y:
-                reset.add(c)
+                reset.append(c)
             else:
-                iv.port[c] = (x - y) / dt
+                iv.port[c] = (x - y) * inv
         iv.reset = sorted(reset)
         out.append(iv)
     return out
