@@ -142,17 +142,21 @@ def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceStat
     return out
 
 
-def _drop_lost(want: object, got: object) -> object:
-    """Keep `want` except where `got` lost a stated value (became None): there, None."""
+def _as_rendered(want: object, got: object) -> object:
+    """Keep `want` where the read-back agrees; where it lost a stated value (None), None; where it carries
+    another value (the platform states it in its own terms, e.g. NVUE restores after one polling
+    interval), the read-back value."""
     if isinstance(want, dict) and isinstance(got, dict):
-        return {
-            k: (
-                None
-                if got.get(k) is None and v is not None and not isinstance(v, dict)
-                else _drop_lost(v, got.get(k))
-            )
-            for k, v in want.items()
-        }
+        out = {}
+        for k, v in want.items():
+            g = got.get(k)
+            if isinstance(v, dict):
+                out[k] = _as_rendered(v, g) if isinstance(g, dict) else v
+            elif v is None or g is None:
+                out[k] = None
+            else:
+                out[k] = g
+        return out
     return want
 
 
@@ -160,7 +164,9 @@ def expressible(desired: DeviceState) -> DeviceState:
     """The desired state restricted to what the platform's config syntax can carry.
 
     A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
-    platform without seed syntax) cannot be configured, and so is not audited on that platform.
+    platform without seed syntax) cannot be configured, and so is not audited on that platform; a field the
+    config carries with another value is audited against that value (what the rendered config makes the
+    device do). Both are reported at validation (RC150).
     """
     plat = platforms.get(desired.platform)
     try:
@@ -169,7 +175,7 @@ def expressible(desired: DeviceState) -> DeviceState:
         raise
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
         return desired
-    data = _drop_lost(desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
+    data = _as_rendered(desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
     return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
 
 

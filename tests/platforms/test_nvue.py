@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 
 from roceconf.platforms.nvue import PLATFORM, parse
 from roceconf.render import render_state
-from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
+from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
 from tests.strategies import device_state, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nvue"
@@ -39,6 +39,8 @@ def nvue_states(draw) -> DeviceState:
     assert wd.polling_ms is not None and wd.detection_ms is not None
     wd.polling_ms = wd.polling_ms * 10
     wd.detection_ms = wd.polling_ms * max(1, round(wd.detection_ms / wd.polling_ms))
+    # a stormed queue drops and is restored after one polling interval (CL QoS guide, PFC Watchdog)
+    wd.restoration_ms = wd.polling_ms
     return s
 
 
@@ -72,7 +74,7 @@ def lab_state() -> DeviceState:
         hostname="leaf01",
         dscp_to_tc={"26": 3, "48": 6},
         interfaces={f"swp{i}": itf.model_copy(deep=True) for i in range(1, 33)},
-        pfc_watchdog=PfcWatchdog(polling_ms=100, detection_ms=300),
+        pfc_watchdog=PfcWatchdog(polling_ms=100, detection_ms=300, restoration_ms=100, action="drop"),
         ecmp=Ecmp(fields=["dst_ip", "dst_port", "ip_proto", "src_ip", "src_port"], seed=42),
     )
 
@@ -94,58 +96,37 @@ def _block(text: str, header: str) -> list[str]:
     return out
 
 
-def test_render_lab_knobs() -> None:
+def test_render_lab_knobs_as_nvidias_roce_profile() -> None:
+    """The lab policy is NVIDIA's lossless RoCE profile: 'qos roce mode lossless' plus the lossless
+    traffic pool, and only what differs from the profile (the DSCP map; no ECN on TC0)."""
     text = render_state(lab_state())
     assert _lines(text)[0].startswith("# ")
     assert "- set:" in _lines(text)
+    assert _block(text, "      roce:") == ["      roce:", "        mode: lossless"]
+    assert _block(text, "      traffic-pool:") == [
+        "      traffic-pool:",
+        "        roce-lossless:",
+        "          switch-priority:",
+        "            '3': {}",
+    ]
     mapping = _block(text, "        default-global:")  # first default-global is qos mapping
     assert mapping == [
         "        default-global:",
-        "          trust: l3",
         "          dscp:",
         "            '26':",
         "              switch-priority: 3",
         "            '48':",
         "              switch-priority: 6",
     ]
-    assert _block(text, "      egress-queue-mapping:")[3:] == [
-        "            '0':",
-        "              traffic-class: 0",
-        "            '3':",
-        "              traffic-class: 3",
-        "            '6':",
-        "              traffic-class: 6",
-    ]
-    assert _block(text, "      pfc:") == [
-        "      pfc:",
-        "        default-global:",
-        "          switch-priority:",
-        "            '3': {}",
-        "          tx: enable",
-        "          rx: enable",
-    ]
+    # the profile's SP->TC, PFC and ETS are the intent's: not restated
+    for absent in ("      egress-queue-mapping:", "      pfc:", "      egress-scheduler:"):
+        assert absent not in _lines(text)
     assert _block(text, "      congestion-control:") == [
         "      congestion-control:",
         "        default-global:",
         "          traffic-class:",
-        "            '3':",
-        "              ecn: enable",
-        "              min-threshold: 150000",
-        "              max-threshold: 1500000",
-        "              probability: 100",
-    ]
-    assert _block(text, "      egress-scheduler:") == [
-        "      egress-scheduler:",
-        "        default-global:",
-        "          traffic-class:",
         "            '0':",
-        "              mode: dwrr",
-        "              bw-percent: 50",
-        "            '3':",
-        "              mode: dwrr",
-        "              bw-percent: 50",
-        "            '6':",
-        "              mode: strict",
+        "              ecn: disable",
     ]
     assert _block(text, "      pfc-watchdog:") == [
         "      pfc-watchdog:",
@@ -163,11 +144,89 @@ def test_render_lab_knobs() -> None:
         "            state: enable",
     ]
     ecmp = _block(text, "        ecmp-hash:")
-    assert "          source-port: 'on'" in ecmp
-    assert "          ingress-interface: 'off'" in ecmp
-    assert "          ipv6-label: 'off'" in ecmp
+    assert "          source-port: enabled" in ecmp
+    assert "          ingress-interface: disabled" in ecmp
+    assert "          ipv6-label: disabled" in ecmp
     assert "        hash-seed: 42" in _lines(text)
     assert "      hostname: 'leaf01'" in _lines(text)
+    assert parse(text).semantic() == lab_state().semantic()
+
+
+def test_ecmp_hash_words_follow_the_release() -> None:
+    """CL 5.15 changed ecmp-hash values from on/off to enabled/disabled; the default is the newest release."""
+    for release, word in (
+        ("5.14", "'on'"),
+        ("5.9", "'on'"),
+        ("5.15", "enabled"),
+        ("5.16", "enabled"),
+        (None, "enabled"),
+    ):
+        s = lab_state()
+        if release:
+            s.hints["os_version"] = release
+        text = render_state(s)
+        assert f"          source-port: {word}" in _lines(text), release
+        assert parse(text).semantic() == s.semantic()
+
+
+def test_roce_profile_overrides_only_what_differs() -> None:
+    s = lab_state()
+    for itf in s.interfaces.values():
+        itf.ecn["3"] = Ecn(min_bytes=200000, max_bytes=1500000, probability=50)
+        itf.scheduling["0"].bandwidth_percent = 30
+        itf.scheduling["3"].bandwidth_percent = 70
+        itf.pfc = Pfc(enabled=True, no_drop=[3, 4])
+        itf.scheduling["4"] = Sched(mode="dwrr", bandwidth_percent=0)
+    s.dscp_to_tc["34"] = 4
+    text = render_state(s)
+    assert "        mode: lossless" in _lines(text)
+    assert _block(text, "      traffic-pool:")[:5] == [
+        "      traffic-pool:",
+        "        roce-lossless:",
+        "          switch-priority:",
+        "            '3': {}",
+        "            '4': {}",
+    ]
+    assert "        default-lossy:" in _lines(text)
+    assert _block(text, "      egress-queue-mapping:")[3:] == [
+        "            '4':",
+        "              traffic-class: 4",
+    ]
+    cc = _block(text, "      congestion-control:")
+    assert "              ecn: disable" in cc and "              min-threshold: 200000" in cc
+    ets = _block(text, "      egress-scheduler:")
+    assert "              bw-percent: 30" in ets and "              mode: strict" not in ets
+    assert parse(text).semantic() == s.semantic()
+
+
+def test_policy_the_profile_cannot_carry_is_built_by_hand() -> None:
+    """RoCE on priority 5 with CNP on 2: the profile's TC3/TC6 classes do not exist in the intent."""
+    itf = Interface(
+        mtu=9216,
+        trust="dscp",
+        pfc=Pfc(enabled=True, no_drop=[5]),
+        pfc_watchdog=True,
+        scheduling={
+            "0": Sched(mode="dwrr", bandwidth_percent=50),
+            "5": Sched(mode="dwrr", bandwidth_percent=50),
+            "2": Sched(mode="strict"),
+        },
+    )
+    s = DeviceState(
+        platform="nvue",
+        dscp_to_tc={"26": 5, "48": 2},
+        interfaces={"swp1": itf},
+        pfc_watchdog=PfcWatchdog(polling_ms=100, detection_ms=200, restoration_ms=100, action="drop"),
+    )
+    text = render_state(s)
+    assert "      roce:" not in _lines(text)
+    assert _block(text, "      pfc:")[:4] == [
+        "      pfc:",
+        "        default-global:",
+        "          switch-priority:",
+        "            '5': {}",
+    ]
+    assert parse(text).semantic() == s.semantic()
 
 
 def test_render_per_port_differences_use_profiles() -> None:
@@ -328,11 +387,43 @@ def test_switch_priority_to_tc_is_composed() -> None:
     assert any(w.code == "SEMANTIC" and w.line == 2 for w in st.warnings)
 
 
-def test_roce_macro_warns_without_inventing_values() -> None:
+def test_roce_macro_is_read_as_nvidias_documented_profile() -> None:
     st = parse("nv set qos roce\nnv set interface swp1 link mtu 9216\n")
+    assert [w.message for w in st.warnings] == []
+    swp1 = st.interfaces["swp1"]
+    assert swp1.trust == "dscp"
+    assert swp1.pfc == Pfc(enabled=True, no_drop=[3])
+    assert swp1.ecn == {
+        "0": Ecn(min_bytes=150000, max_bytes=1500000, probability=100),
+        "3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100),
+    }
+    assert swp1.scheduling == {
+        "0": Sched(mode="dwrr", bandwidth_percent=50),
+        "3": Sched(mode="dwrr", bandwidth_percent=50),
+        "6": Sched(mode="strict"),
+    }
+    assert st.sources["interfaces.swp1.pfc"].lines == [1]
+    # an explicit override wins per traffic class; 'ecn disable' removes the profile's marking
+    st = parse(
+        "nv set qos roce mode lossless\n"
+        "nv set qos congestion-control default-global traffic-class 0 ecn disable\n"
+        "nv set qos congestion-control default-global traffic-class 3 min-threshold 200000\n"
+        "nv set interface swp1 link mtu 9216\n"
+    )
+    assert st.interfaces["swp1"].ecn == {"3": Ecn(min_bytes=200000, max_bytes=1500000, probability=100)}
+    # other RoCE modes stay a warning: their values are not documented per field
+    st = parse("nv set qos roce mode lossy-multi-tc\nnv set interface swp1 link mtu 9216\n")
     assert any(w.code == "MACRO" and w.line == 1 for w in st.warnings)
-    assert st.dscp_to_tc == {}
-    assert st.interfaces["swp1"].pfc == Pfc() and st.interfaces["swp1"].ecn == {}
+    assert st.interfaces["swp1"].pfc == Pfc()
+
+
+def test_watchdog_drops_and_restores_after_one_polling_interval() -> None:
+    """NVUE cannot state a restoration time or an action: the documented behaviour is filled."""
+    st = parse("nv set qos pfc-watchdog polling-interval 200\nnv set interface swp1 qos pfc-watchdog\n")
+    assert st.pfc_watchdog.action == "drop"
+    assert st.pfc_watchdog.restoration_ms == 200
+    assert {"pfc_watchdog.action", "pfc_watchdog.restoration_ms"} <= set(st.defaults)
+    assert parse("nv set interface swp1 link mtu 9216\n").pfc_watchdog.action is None
 
 
 def test_yaml_line_numbers_and_booleans() -> None:

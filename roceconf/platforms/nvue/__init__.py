@@ -51,6 +51,15 @@ from ruamel.yaml import YAML
 
 from roceconf.names import compress_interfaces, natural_key
 from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.platforms.nvue.roce import (
+    ROCE_DOC,
+    ROCE_ECN,
+    ROCE_NO_DROP,
+    ROCE_SCHED,
+    ROCE_SP_TC,
+    ROCE_TRUST,
+    roce_plan,
+)
 from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 from roceconf.units import compress_ints, expand_ints, parse_size, parse_time_ms
@@ -587,10 +596,11 @@ def _interpret(tree: Node, st: DeviceState) -> None:
     if tree.get("qos") is not None and not isinstance(tree.get("qos"), Node):
         st.warn("qos: expected a mapping of QoS settings", _line(tree.get("qos")))
     qos = _node(tree.get("qos"))
-    _check_macro(qos, st)
+    roce = _check_macro(qos, st)
 
-    # switch priority -> traffic class (identity unless stated; NVUE only supports default-global)
-    sp_tc: dict[int, int] = {}
+    # switch priority -> traffic class (identity unless stated, the RoCE profile's map with qos roce;
+    # NVUE only supports default-global)
+    sp_tc: dict[int, int] = dict(ROCE_SP_TC) if roce is not None else {}
     for prof, pnode in _node(qos.get("egress-queue-mapping")).items():
         if prof != DEFAULT_PROFILE:
             st.warn(f"egress-queue-mapping profile {prof!r}: NVUE only supports default-global", _line(pnode))
@@ -638,6 +648,8 @@ def _interpret(tree: Node, st: DeviceState) -> None:
     ccs = {n: _read_cc(p, st) for n, p in profiles["congestion-control"].items()}
     scheds = {n: _read_sched(p, st) for n, p in profiles["egress-scheduler"].items()}
     pauses = {n: _read_pause(p, st) for n, p in profiles["link-pause"].items()}
+    if roce is not None:
+        _apply_roce(roce, profiles, mappings, pfcs, ccs, scheds)
 
     def tc_of(sp: int) -> int:
         return sp_tc.get(sp, sp)
@@ -761,6 +773,7 @@ def _interpret(tree: Node, st: DeviceState) -> None:
             st.at(f"{path}.link_pause", lines + alines)
         st.interfaces[name] = itf
 
+    _watchdog_behaviour(st)
     for kind in KINDS:
         for pname, p in profiles[kind].items():
             if not p.used and pname != DEFAULT_PROFILE:
@@ -770,10 +783,12 @@ def _interpret(tree: Node, st: DeviceState) -> None:
     st.defaults = sorted(set(st.defaults))
 
 
-def _check_macro(qos: Node, st: DeviceState) -> None:
+def _check_macro(qos: Node, st: DeviceState) -> tuple[int | None, str] | None:
+    """``qos roce``: (line, text) when NVIDIA's lossless RoCE profile applies (its values are filled in,
+    see ``roce.py``); other modes (lossy, single ingress pool, multi-TC) give a ``MACRO`` warning."""
     roce = qos.get("roce")
     if roce is None:
-        return
+        return None
     on: bool | None = True
     rn = _node(roce)
     for key in ("enable", "state"):
@@ -781,16 +796,83 @@ def _check_macro(qos: Node, st: DeviceState) -> None:
             on = _bool(rn[key], st, f"qos roce {key}")
     if isinstance(roce, Leaf):
         on = _bool(roce, st, "qos roce")
-    if on:
-        mode = rn.get("mode")
-        st.warn(
-            "qos roce"
-            + (f" mode {mode.value}" if isinstance(mode, Leaf) else "")
-            + " is enabled: NVIDIA's RoCE defaults apply, their effective values are only visible in "
-            "'nv show qos roce' and are not part of this parse",
-            _line(roce) or _line(rn.get("enable")),
-            code="MACRO",
+    if not on:
+        return None
+    mode = rn.get("mode")
+    mode_name = str(mode.value).strip().lower() if isinstance(mode, Leaf) else "lossless"
+    line = _line(mode) or _line(roce) or _line(rn.get("enable")) or _line(rn.get("state"))
+    if mode_name == "lossless":
+        return line, (mode.text if isinstance(mode, Leaf) and mode.text else "qos roce mode lossless")
+    st.warn(
+        f"qos roce mode {mode_name} is enabled: its values are only visible in 'nv show qos roce' and are "
+        "not part of this parse",
+        line,
+        code="MACRO",
+    )
+    return None
+
+
+def _apply_roce(
+    roce: tuple[int | None, str],
+    profiles: dict[str, dict[str, _Profile]],
+    mappings: dict[str, _Mapping],
+    pfcs: dict[str, _PfcProf],
+    ccs: dict[str, dict[int, tuple[Ecn | None, list[int], bool]]],
+    scheds: dict[str, dict[int, tuple[Sched, list[int]]]],
+) -> None:
+    """NVIDIA's lossless RoCE profile as the base of ``default-global``; explicit entries override it
+    (per traffic class; ``ecn disable`` removes the profile's ECN on that class). Source: ``ROCE_DOC``."""
+    line, text = roce
+    lines = [line] if line else []
+    for kind in ("mapping", "pfc", "congestion-control", "egress-scheduler"):
+        profiles[kind].setdefault(DEFAULT_PROFILE, _Profile(DEFAULT_PROFILE, Node(), line))
+    m = mappings.setdefault(DEFAULT_PROFILE, _Mapping())
+    if m.trust is None:
+        m.trust, m.trust_src = ROCE_TRUST, list(lines)
+    if DEFAULT_PROFILE not in pfcs or pfcs[DEFAULT_PROFILE].no_drop is None:
+        base = pfcs.get(DEFAULT_PROFILE) or _PfcProf()
+        pfcs[DEFAULT_PROFILE] = _PfcProf(
+            no_drop=list(ROCE_NO_DROP),
+            tx=True if base.tx is None else base.tx,
+            rx=True if base.rx is None else base.rx,
+            src=lines + base.src,
+            text=text,
         )
+    cc: dict[int, tuple[Ecn | None, list[int], bool]] = {
+        t: (e.model_copy(), list(lines), False) for t, e in ROCE_ECN.items()
+    }
+    for t, (e, elines, by_default) in ccs.get(DEFAULT_PROFILE, {}).items():
+        if e is None:
+            cc.pop(t, None)  # 'ecn disable' on a class the profile marks
+            continue
+        prior = cc.get(t, (None, [], False))[0]
+        if prior is not None:
+            e = Ecn(
+                min_bytes=prior.min_bytes if e.min_bytes is None else e.min_bytes,
+                max_bytes=prior.max_bytes if e.max_bytes is None else e.max_bytes,
+                probability=prior.probability if e.probability is None else e.probability,
+            )
+        cc[t] = (e, elines, by_default)
+    ccs[DEFAULT_PROFILE] = cc
+    sc = {t: (x.model_copy(), list(lines)) for t, x in ROCE_SCHED.items()}
+    sc.update(scheds.get(DEFAULT_PROFILE, {}))
+    scheds[DEFAULT_PROFILE] = sc
+
+
+def _watchdog_behaviour(st: DeviceState) -> None:
+    """What NVUE's PFC watchdog does, where the config cannot state it (CL QoS guide, "PFC Watchdog"): a
+    stormed queue drops new packets ('discards new incoming packets to this egress queue') and is
+    restored after one polling interval without pause frames. Filled whenever the watchdog is
+    configured or armed on a port, and listed in ``state.defaults``."""
+    wd = st.pfc_watchdog
+    armed = any(i.pfc_watchdog for i in st.interfaces.values())
+    if not (armed or wd.polling_ms is not None or wd.detection_ms is not None):
+        return
+    wd.action = "drop"
+    wd.restoration_ms = wd.polling_ms if wd.polling_ms is not None else DEFAULT_POLLING_MS
+    st.defaults += ["pfc_watchdog.action", "pfc_watchdog.restoration_ms"]
+    if "pfc_watchdog.polling_ms" in st.sources:
+        st.sources["pfc_watchdog.restoration_ms"] = st.sources["pfc_watchdog.polling_ms"]
 
 
 def _read_watchdog(wd: Node, st: DeviceState) -> None:
@@ -997,8 +1079,16 @@ def enable(value: bool) -> str:
     return "enable" if value else "disable"
 
 
-def hash_rows(fields: list[str]) -> list[tuple[str, str]]:
-    return [(HASH_NVUE[f], on_off(f in fields)) for f in sorted(HASH_NVUE)]
+def hash_rows(fields: list[str]) -> list[tuple[str, bool]]:
+    return [(HASH_NVUE[f], f in fields) for f in sorted(HASH_NVUE)]
+
+
+def hash_word(value: bool, new_words: bool) -> str:
+    """ecmp-hash value: ``enabled|disabled`` from CL 5.15 (NVUE "New and Changed NVUE Commands", 5.15),
+    ``'on'|'off'`` before (quoted, as `nv config show` prints YAML 1.1 booleans)."""
+    if new_words:
+        return "enabled" if value else "disabled"
+    return quote(on_off(value))
 
 
 def quote(value: Any) -> str:
@@ -1015,6 +1105,8 @@ FILTERS = {
     "nvue_on_off": on_off,
     "nvue_enable": enable,
     "nvue_hash_rows": hash_rows,
+    "nvue_hash_word": hash_word,
+    "nvue_roce": roce_plan,
     "nvue_trust": lambda t: TRUST_OUT[t],
     "nvue_ranges": compress_ints,
     "nvue_is_swp": lambda key: all(_SWP.match(n) for n in (_expand_names(key) or ["?"])),
@@ -1027,6 +1119,8 @@ FILTERS = {
 PLATFORM = Platform(
     apply_method="nvue-patch",
     name="nvue",
+    # ecmp-hash values: on|off up to 5.14, enabled|disabled from 5.15 (the default: newest documented)
+    releases=("5.2", "5.15"),
     kind="switch",
     title="NVIDIA Cumulus Linux 5.x (NVUE)",
     extension="yaml",
@@ -1044,19 +1138,23 @@ PLATFORM = Platform(
         hash_fields=tuple(sorted(HASH_NVUE)),
         hash_seed=True,
         hash_symmetric=False,
-        watchdog_fields=frozenset({"polling_ms", "detection_ms"}),
-        watchdog_actions=(),
+        watchdog_fields=frozenset({"polling_ms", "detection_ms", "restoration_ms"}),
+        watchdog_actions=("drop",),
         ecn_quantum_bytes=1,
         ecn=True,
         scheduling=True,
         notes=(
             "Per-port values use profiles attached with 'interface <p> qos <kind> profile <name>'; "
             "default-global applies to ports without one (" + QOS_DOC + "#port-groups).",
-            "PFC watchdog: no configurable action (stalled queue drops) and no global enable; "
-            "detection = robustness x polling-interval (polling 100-5000 ms, robustness 1-1000).",
+            "PFC watchdog: no configurable action (a stormed queue drops) and no global enable; "
+            "detection = robustness x polling-interval (polling 100-5000 ms, robustness 1-1000); restoration "
+            "is one polling interval without pause frames (" + QOS_DOC + "#pfc-watchdog): an intent "
+            "restoration time other than the polling interval is reported (RC150).",
             "ECMP symmetric hashing has no NVUE setting.",
             "Link pause off is the absence of a link-pause profile; it cannot be stated explicitly.",
-            "'qos roce' is a macro; its values are only visible with 'nv show qos roce'.",
+            "'qos roce' (lossless) is rendered with the lossless traffic pool where the state fits NVIDIA's "
+            "RoCE profile, with overrides only where the intent differs (" + ROCE_DOC + "); the parser "
+            "fills the profile's documented values. Other RoCE modes are reported as MACRO warnings.",
         ),
     ),
     parse=parse,
