@@ -71,11 +71,17 @@ CASES: list[tuple[str, str, Callable[[str], str], list[str]]] = [
     ("spine1", "ECN min threshold", sub("minimum-threshold 150 kbytes", "minimum-threshold 300 kbytes"), []),
     ("leaf2", "DSCP 26 moved to priority 0", sub("'26':\n          switch-priority: 3", "'26':\n          switch-priority: 0"), []),
     ("leaf2", "port MTU 1500", sub("      mtu: 9214", "      mtu: 1500"), []),
-    ("leaf2", "ECN min threshold", sub("min-threshold: 150000", "min-threshold: 300000"), []),
+    # leaf2 runs NVIDIA's RoCE profile (qos roce): out-of-band overrides on top of it
+    (
+        "leaf2",
+        "ECN min threshold",
+        sub("        '0':\n          ecn: disable\n", "        '0':\n          ecn: disable\n        '3':\n          min-threshold: 300000\n"),
+        [],
+    ),
     (
         "leaf2",
         "extra no-drop 4",
-        sub("      switch-priority:\n        '3': {}\n", "      switch-priority:\n        '3': {}\n        '4': {}\n"),
+        sub("  congestion-control:\n", "  pfc:\n    default-global:\n      switch-priority:\n        '4': {}\n  congestion-control:\n"),
         ["pfc.no_drop"],
     ),
     ("leaf2", "extra DSCP 10", sub("        '26':\n", "        '10':\n          switch-priority: 3\n        '26':\n"), ["dscp_to_tc.10"]),

@@ -69,7 +69,14 @@ def partial_state(desired: DeviceState, paths: list[str], port_granular: bool = 
     # only add a 'hostname' command that changes nothing
     plat = platforms.get(desired.platform)
     host = plat.kind != "switch"
-    part = DeviceState(platform=desired.platform, hostname=desired.hostname if host else None)
+    # the fix follows the device's rendering hints (release, switch family); "partial" tells a template that
+    # the text is merged into a running config, so it states values explicitly instead of relying on a
+    # platform profile's defaults that an out-of-band override may have changed (NVUE qos roce)
+    part = DeviceState(
+        platform=desired.platform,
+        hostname=desired.hostname if host else None,
+        hints={**desired.hints, "partial": "true"},
+    )
     for path in paths:
         p = path.split(".")
         if p[0] == "dscp_to_tc" and plat.capabilities.dscp_map_replaced:

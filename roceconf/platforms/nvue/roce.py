@@ -12,7 +12,8 @@ Rendering: when a device's state is a lossless RoCE policy that the profile can 
 on the same priorities, scheduling stated for the profile's TC0/TC3/TC6), the template states
 ``qos roce mode lossless`` plus the lossless traffic pool, and only the values where the intent differs
 from the profile (ECN the profile enables but the intent does not is disabled explicitly). Otherwise the
-policy is built by hand as before. Parsing: ``qos roce`` (lossless) contributes the profile values to
+policy is built by hand as before; so is a fix (``hints["partial"]``), which must restate values an
+out-of-band override may have changed. Parsing: ``qos roce`` (lossless) contributes the profile values to
 ``default-global``; explicit ``default-global`` entries override them per traffic class (and are what a
 port that attaches no profile gets).
 """
@@ -55,6 +56,8 @@ def roce_plan(state: DeviceState, plan: dict[str, Any], tcs: list[int]) -> dict[
     switch priorities), ``lossy`` (the default-lossy pool's priorities when they differ from the profile),
     ``ecn_off`` (TCs whose profile ECN the intent does not have) and ``sp_tc`` (switch priorities whose
     traffic class differs from the profile's)."""
+    if state.hints.get("partial"):
+        return None  # a fix merged into a running config states every value explicitly
     g = plan["global"]
     pfc, sched, mapping = g["pfc"], g["egress-scheduler"], g["mapping"]
     if pfc is None or not pfc.pfc.no_drop or pfc.pfc.enabled is not True:
