@@ -10,6 +10,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -208,3 +209,40 @@ def test_cli_formats_prometheus_and_serve(fab: Fabric, lab: tuple[Lab, Path], cr
     # bad input: a clear message and exit 2, no traceback
     bad = _cli(["--inventory", str(inv), "--counters", str(saved)], creds)
     assert bad.returncode == 2 and "exactly one of" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_lab_process_scenarios_as_a_user_runs_them(fab: Fabric, creds: tuple[str, str], tmp_path: Path) -> None:
+    """`roceconf lab --scenario ...` then `roceconf health`: the documented user flow, two processes."""
+    from roceconf.compile import write_outputs
+
+    cfg = tmp_path / "render"
+    write_outputs(render_fabric(fab), cfg)
+    env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
+    base = [str(BIN / "roceconf"), "lab", "--configs", str(cfg), "--inventory-out", str(tmp_path / "lab.yml")]
+    bad = subprocess.run([*base, "--scenario", "pfc-storm@leaf1:Ethernet9"], env=env, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "leaf1 has no port 'Ethernet9'" in bad.stderr, bad.stderr
+    inv = tmp_path / "lab.yml"
+    proc = subprocess.Popen(
+        [*base, "--ttl", "120", "--scenario", "misclassified-pause@leaf4", "--scenario", "ecn-no-cnp@gpu2:eth1"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not inv.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "inventory not written"
+            time.sleep(0.1)
+        r = _cli(["--inventory", str(inv), "--interval", "0.2", "--format", "json"], creds)
+        assert r.returncode == 1, r.stderr
+        got = sorted(
+            (f["rule"], f["device"], f["port"], f["priority"])
+            for d in json.loads(r.stdout)["devices"] for p in d["ports"] for f in p["findings"]
+        )
+        # a scenario on a whole device acts on every port of it
+        assert got == [("RC304", "leaf4", p, 0) for p in ("Ethernet1", "Ethernet2", "Ethernet49", "Ethernet50")] + [
+            ("RC306", "gpu2", "eth1", None)
+        ]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert not inv.exists()  # the lab removed the inventory it wrote
