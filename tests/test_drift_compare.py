@@ -381,7 +381,9 @@ def test_nxos_fix_removes_an_interface_override(tmp_path: Path) -> None:
     d = tmp_path / "cfg"
     shutil.copytree(GOLDEN, d)
     cfg = d / "spine1.cfg"
-    cfg.write_text(cfg.read_text().replace("  priority-flow-control mode on\n", "  priority-flow-control mode off\n"))
+    cfg.write_text(
+        cfg.read_text().replace("  priority-flow-control mode on\n", "  priority-flow-control mode off\n")
+    )
     report = audit(load(LAB), configs=d)
     (spine1,) = [x for x in report.devices if x.device == "spine1"]
     assert spine1.status == "drift"
@@ -416,8 +418,14 @@ def _one_field_drifts(state) -> Iterator[tuple[str, Callable]]:
 
     yield "mtu", on_port(lambda i: setattr(i, "mtu", 1500))
     yield "no_drop", on_port(lambda i: setattr(i.pfc, "no_drop", []))
-    yield "ecn", on_port(lambda i: i.ecn.__setitem__("3", Ecn(min_bytes=300000, max_bytes=1500000, probability=100)))
-    yield "scheduling", on_port(lambda i: i.scheduling.__setitem__("0", Sched(mode="dwrr", bandwidth_percent=20)))
+    yield (
+        "ecn",
+        on_port(lambda i: i.ecn.__setitem__("3", Ecn(min_bytes=300000, max_bytes=1500000, probability=100))),
+    )
+    yield (
+        "scheduling",
+        on_port(lambda i: i.scheduling.__setitem__("0", Sched(mode="dwrr", bandwidth_percent=20))),
+    )
     yield "dscp", lambda s: s.dscp_to_tc.__setitem__("26", 0)
     yield "watchdog", lambda s: setattr(s.pfc_watchdog, "detection_ms", 900)
     yield "cnp_dscp", on_port(lambda i: i.rdma is not None and setattr(i.rdma, "cnp_dscp", 46))
@@ -444,8 +452,31 @@ def test_a_fix_never_states_other_values_than_the_intent(fab: Fabric) -> None:
                 wrong = [
                     (path, _at(want, path), v)
                     for path, v in _leaves(stated)
-                    if v not in (None, [], {}) and path not in ("platform", "hostname") and _at(want, path) != v
+                    if v not in (None, [], {})
+                    and path not in ("platform", "hostname")
+                    and _at(want, path) != v
                 ]
                 assert not wrong, (name, what, fix.group, wrong)
                 checked += 1
     assert checked >= 50
+
+
+def test_nxos_network_qos_class_mtu_change_is_drift(fab: Fabric, tmp_path: Path) -> None:
+    """The no-drop class MTU of the NX-OS network-qos policy bounds every port's frames: 9214 -> 1500
+    there is critical MTU drift on every port, pointing at the class's mtu line (it used to be unread)."""
+    d = tmp_path / "cfg"
+    shutil.copytree(GOLDEN, d)
+    cfg = (d / "spine1.cfg").read_text()
+    nq3 = "  class type network-qos c-8q-nq3\n    mtu 9214\n"
+    assert nq3 in cfg
+    (d / "spine1.cfg").write_text(cfg.replace(nq3, "  class type network-qos c-8q-nq3\n    mtu 1500\n"))
+    report = audit(fab, configs=d)
+    spine1 = next(x for x in report.devices if x.device == "spine1")
+    assert spine1.status == "drift"
+    mtu = [i for i in spine1.items if i.field.endswith(".mtu")]
+    assert {i.interface for i in mtu} == {f"Ethernet1/{n}" for n in range(1, 5)}
+    assert all((i.expected, i.actual) == (9214, 1500) for i in mtu)
+    line = cfg.splitlines().index("    mtu 9214") + 1  # the nq3 class's mtu line
+    assert all(i.line == line for i in mtu), [i.line for i in mtu]
+    others = [x for x in report.devices if x.device != "spine1"]
+    assert all(x.status == "in_sync" for x in others)

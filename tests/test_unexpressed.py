@@ -9,6 +9,7 @@ named by a `roceconf validate` warning that names the device, the field and the 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
@@ -92,3 +93,34 @@ def test_the_warning_reads_like_the_issue_asks(tmp_path) -> None:
     out = CliRunner().invoke(main, ["render", str(p), "-o", str(tmp_path / "out")])
     assert out.exit_code == 0
     assert "warning[RC150]: ecmp.seed 10 cannot be expressed on sonic leaf3: not configured" in out.output
+
+
+def test_the_lab_reports_what_its_devices_cannot_carry() -> None:
+    """NX-OS renders only the watchdog on/off (the timers used to vanish silently); NVUE restores after one
+    polling interval, not after the intent's 400 ms."""
+    lab = Path(__file__).parent.parent / "inventories" / "lab" / "intent.yml"
+    res = CliRunner().invoke(main, ["validate", "--format", "json", str(lab)])
+    assert res.exit_code == 0, res.output
+    items = [
+        item
+        for d in json.loads(res.output)["files"][0]["diagnostics"]
+        if d["code"] == "RC150"
+        for item in d["message"].split("; ")
+    ]
+    for expected in (
+        "pfc_watchdog.detection_ms 200 cannot be expressed on nxos spine1: not configured",
+        "pfc_watchdog.restoration_ms 400 cannot be expressed on nxos spine1: not configured",
+        "pfc_watchdog.polling_ms 100 cannot be expressed on nxos spine1: not configured",
+        "pfc_watchdog.restoration_ms 400 cannot be expressed on nvue leaf2: configured as 100",
+    ):
+        assert expected in items, (expected, items)
+    # what the platforms do carry is not reported
+    assert not any(
+        i.startswith(
+            (
+                "pfc_watchdog.action drop cannot be expressed on nxos",
+                "ecmp.seed 25 cannot be expressed on nxos",
+            )
+        )
+        for i in items
+    ), items

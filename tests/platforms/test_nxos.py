@@ -52,7 +52,7 @@ def lab_state() -> DeviceState:
         hostname="leaf1",
         dscp_to_tc={"26": 3, "48": 6},
         interfaces={f"Ethernet1/{i}": port() for i in range(1, 5)},
-        pfc_watchdog=PfcWatchdog(enabled=True),
+        pfc_watchdog=PfcWatchdog(enabled=True, action="drop"),
         ecmp=Ecmp(fields=["dst_ip", "dst_port", "src_ip", "src_port"], seed=42, symmetric=False),
     )
 

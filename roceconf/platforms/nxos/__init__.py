@@ -322,6 +322,8 @@ class _NqClass:
     no_drop_class: bool = False
     lines: list[int] = field(default_factory=list)
     text: str = ""
+    #: class MTU (value, line, text): frames of this class larger than it are dropped
+    mtu: tuple[int, int, str] | None = None
 
 
 @dataclass
@@ -356,6 +358,8 @@ class _Parser:
         self.system: dict[str, tuple[str, int, str]] = {}
         self.itfs: dict[str, _Itf] = {}
         self.global_wd: tuple[bool, int, str] | None = None
+        #: smallest class MTU of the attached network-qos policy (value, lines, text)
+        self.nq_mtu: tuple[int, list[int], str] | None = None
         self.used_cmaps: set[tuple[str, str]] = set()
         self.used_policies: set[tuple[str, str]] = set()
         self.undefined_seen: set[tuple[str, str]] = set()
@@ -493,8 +497,10 @@ class _Parser:
                 nc.no_drop_class = True  # the class's own priority (older NX-OS form)
                 nc.lines.append(ch.line)
                 nc.text = ch.text
-            elif cl and cl[0] in ("mtu", "congestion-control", "set"):
-                continue  # class MTU / marking: no roceconf field
+            elif cl and cl[0] == "mtu" and len(cl) == 2 and cl[1].isdigit():
+                nc.mtu = (int(cl[1]), ch.line, ch.text)
+            elif cl and cl[0] in ("congestion-control", "set"):
+                continue  # marking: no roceconf field
             else:
                 self.unknown(ch, f"network-qos class {cname}")
         return nc
@@ -739,6 +745,13 @@ class _Parser:
                     nd_lines += nc.lines
                     nd_text = nd_text or nc.text
                 no_drop = sorted(v for v in vals if 0 <= v <= 7)
+                # class MTUs: a port carries every class, so the smallest class MTU bounds its frames
+                # (Cisco N9K QoS guide, "Configuring Network QoS Policies": mtu per network-qos class)
+                mtus = [nc.mtu for nc in pol.classes if nc.mtu is not None]
+                if mtus:
+                    low = min(m[0] for m in mtus)
+                    lows = [m for m in mtus if m[0] == low]
+                    self.nq_mtu = (low, [m[1] for m in lows], lows[0][2])
 
         # per-port resolution
         port_maps: dict[str, tuple[str, dict[str, tuple[int, list[int], str]]]] = {}
@@ -787,6 +800,11 @@ class _Parser:
         if self.global_wd is not None:
             s.pfc_watchdog.enabled = self.global_wd[0]
             s.at("pfc_watchdog.enabled", self.global_wd[1], self.global_wd[2])
+            if self.global_wd[0]:
+                # Cisco N9K QoS guide, "About Priority Flow Control Watchdog": when the interval is
+                # exceeded "all outgoing packets are dropped" on the stuck no-drop queue
+                s.pfc_watchdog.action = "drop"
+                s.defaults.append("pfc_watchdog.action")
 
         # unused objects
         for (kind, name), pol in self.policies.items():
@@ -846,6 +864,11 @@ class _Parser:
         if "mtu" in st:
             out.mtu = st["mtu"][0]
             s.at(f"{path}.mtu", st["mtu"][1], st["mtu"][2])
+            if self.nq_mtu is not None and self.nq_mtu[0] < out.mtu:
+                # the network-qos class MTU is smaller: frames above it are dropped on this port
+                out.mtu = self.nq_mtu[0]
+                s.sources.pop(f"{path}.mtu", None)  # the value comes from the class's mtu line
+                s.at(f"{path}.mtu", self.nq_mtu[1], self.nq_mtu[2])
         pfc_lines: list[int] = []
         if "pfc" in st:
             out.pfc.enabled = st["pfc"][0]
@@ -1038,7 +1061,7 @@ CAPABILITIES = Capabilities(
     hash_seed=True,
     hash_symmetric=True,
     watchdog_fields=frozenset({"enabled"}),
-    watchdog_actions=(),
+    watchdog_actions=("drop",),
     ecn_quantum_bytes=_KBYTE,
     dscp_match_additive=True,
     notes=(
@@ -1046,8 +1069,11 @@ CAPABILITIES = Capabilities(
         "PFC no-drop priorities come from the network-qos policy under 'system qos': global, not per port.",
         "ECN and scheduling come from the queuing policy under 'system qos' (an interface-level "
         "'service-policy type queuing output' overrides it when present).",
-        "PFC watchdog: only on/off ('priority-flow-control watch-dog-interval'); the timer keywords are "
-        "unconfirmed, so timers are not modelled and their lines produce warnings.",
+        "PFC watchdog: only on/off ('priority-flow-control watch-dog-interval'); the action is drop "
+        f"({QOS_GUIDE}m-configuring-priority-flow-control.html). The timers are multipliers of a watchdog "
+        "interval (NX-API REST 9.3(x) 'Configuring Fixed Restore Multiplier'); their relation to the "
+        "intent's milliseconds is not documented precisely, so they are not rendered: validation reports "
+        "the intent's detection/restoration/polling times as not configured (RC150).",
         "ECN thresholds are rendered in kbytes (1 kbyte = 1000 bytes assumed).",
         "DSCP matches add up: a drift fix adds a moved DSCP to its intended class-map; the old class-map's "
         "match stays and the drift report asks for its removal by hand.",
