@@ -4,11 +4,12 @@ The comparison runs DeepDiff over the two states' semantic dictionaries. Only wh
 compared: a field the desired state leaves unknown (None) is not checked, interfaces the intent does not
 manage are ignored, and order never matters (lists in the state are sorted sets).
 
-Cheap first: the two dictionaries are compared with ``==`` one top-level entry and one interface at a time,
-and DeepDiff only runs on the entries that differ, with their full path, so it reports exactly what a
-DeepDiff of the whole state reports (``==`` never calls two values equal that DeepDiff tells apart: every
-field has one type in the state, and DeepDiff's ``ignore_order`` only makes it more lenient than ``==`` on
-lists). ``compare_reference`` keeps the whole-state DeepDiff for the tests that check this.
+Cheap first: one walk over what the intent states finds the values the device does not have, with the
+rules DeepDiff applies here (a value of another type differs; a list is compared as a set: order and
+repetition ignored, as ``ignore_order`` does; a list difference is reported for the whole list, as
+``_list_owner`` does with DeepDiff's item paths). DeepDiff runs only where the walk cannot decide (a list of
+unhashable items, which no state has today). ``compare_reference`` keeps the whole-state DeepDiff; the tests
+check that both report the same items on the lab, the pod and the 32k fabric.
 """
 
 from __future__ import annotations
@@ -118,18 +119,42 @@ def wanted(desired: DeviceState) -> dict[str, Any]:
     return want
 
 
-def _subtrees(want: dict[str, Any], got: dict[str, Any]) -> list[tuple[dict, dict]]:
-    """The smallest pieces of want/got that differ, each wrapped in its path from the root."""
-    out: list[tuple[dict, dict]] = []
-    for k, w in want.items():
-        g = got.get(k)
-        if w == g:
-            continue
-        if k == "interfaces" and isinstance(w, dict) and isinstance(g, dict) and w.keys() == g.keys():
-            out.extend(({k: {n: wi}}, {k: {n: g[n]}}) for n, wi in w.items() if wi != g[n])
-        else:
-            out.append(({k: w}, {k: g}))
-    return out
+def _members(values: list) -> frozenset | None:
+    """A list as DeepDiff's ignore_order sees it (order and repetition ignored, types kept); None when an
+    item is not hashable."""
+    try:
+        return frozenset((type(v), v) for v in values)
+    except TypeError:
+        return None
+
+
+def _walk(w: Any, g: Any, parts: list[str], out: list[tuple[list[str], Any]]) -> bool:
+    """Append (path, actual value) for every stated value of `w` that `g` does not have; a list counts as
+    one value. False when a piece needs DeepDiff (a list of unhashable items)."""
+    if isinstance(w, dict):
+        if not isinstance(g, dict):
+            out.append((parts, g))
+            return True
+        ok = True
+        for k, v in w.items():
+            gv = g.get(k)
+            if v is gv or (v == gv and type(v) is type(gv) and not isinstance(v, dict | list)):
+                continue
+            ok &= _walk(v, gv, [*parts, k], out)
+        return ok
+    if isinstance(w, list):
+        if not isinstance(g, list):
+            out.append((parts, g))
+            return True
+        mw, mg = _members(w), _members(g)
+        if mw is None or mg is None:
+            return False
+        if mw != mg:
+            out.append((parts, g))
+        return True
+    if w != g or type(w) is not type(g):
+        out.append((parts, g))
+    return True
 
 
 def compare(
@@ -165,7 +190,6 @@ def _compare(
     if want is None:
         want = wanted(desired)
     got_full = actual.semantic()
-    got = _prune(want, got_full)
     items: dict[str, DriftItem] = {}
 
     def add(parts: list[str], exp: Any, act: Any) -> None:
@@ -174,21 +198,21 @@ def _compare(
             return
         items[dotted] = _item(parts, exp, act, policy, device, actual, file)
 
-    pieces = [(want, got)] if whole else _subtrees(want, got)
-    changes = [
-        (kind, ch)
-        for w, g in pieces
-        for kind, chs in DeepDiff(w, g, ignore_order=True, verbose_level=2, view="tree").items()
-        for ch in chs
-    ]
-    for _kind, ch in changes:
-        parts = _parts(ch.path())
-        # list differences (pfc.no_drop, ecmp.fields): compare the whole list
-        lst = _list_owner(parts, want)
-        if lst is not None:
-            add(lst, _get(want, lst), _get(got, lst))
-            continue
-        add(parts, _get(want, parts), _get(got, parts))
+    found: list[tuple[list[str], Any]] = []
+    if whole or not _walk(want, got_full, [], found):
+        found = []
+        got = _prune(want, got_full)
+        for ch in (
+            ch
+            for chs in DeepDiff(want, got, ignore_order=True, verbose_level=2, view="tree").values()
+            for ch in chs
+        ):
+            parts = _parts(ch.path())
+            # list differences (pfc.no_drop, ecmp.fields): compare the whole list
+            parts = _list_owner(parts, want) or parts
+            found.append((parts, _get(got, parts)))
+    for parts, act in found:
+        add(parts, _get(want, parts), act)
     # stated in the device but not in the intent and harmful: extra DSCPs into a lossless class, extra no-drop
     for dscp, tc in (got_full.get("dscp_to_tc") or {}).items():
         if dscp not in want.get("dscp_to_tc", {}) and tc in policy.lossless and want.get("dscp_to_tc"):

@@ -1,0 +1,225 @@
+"""Scale benchmark: every phase a user runs, on the pod and on the 32,768-GPU three-tier fabric.
+
+Phases (each one a fresh `roceconf` process, timed from the outside, so start-up, loading and validation are
+included and the peak memory is that process's own):
+  validate               roceconf validate INTENT
+  render (fresh)         roceconf render INTENT -o DIR       into an empty directory (atomic writes)
+  render (unchanged)     roceconf render INTENT -o DIR       again: nothing to rewrite
+  check                  roceconf check INTENT
+  plan (one knob)        roceconf plan INTENT NEW            NEW lowers the ECN max of class roce
+  drift --configs        roceconf drift INTENT --configs DIR  saved configs with 5 injected faults
+                                                             (bench/drift_faults.py); must find exactly them
+
+Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s and < 1 GiB.
+The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan < 5 s). Each phase is run
+`--repeat` times and the median judged (the machine is shared: the load average is printed); the CPU time
+of the process (and its workers) is printed beside the wall time. The peak memory of `drift` adds up the
+parent and its forked workers (the workers share the parent's pages at first, so this over-counts).
+
+Run: .venv/bin/python bench/bench_scale.py [--fabric pod|32k|both] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+POD = ROOT / "inventories" / "pod" / "intent.yml"
+BUDGETS = {
+    "pod": {"validate": 1.0, "render (fresh)": 10.0, "check": 5.0, "plan (one knob)": 5.0},
+    "32k": {
+        "validate": 1.0,
+        "render (fresh)": 10.0,
+        "check": 5.0,
+        "plan (one knob)": 5.0,
+        "drift --configs": 30.0,
+    },
+}
+MEM_BUDGET = {"32k": {"drift --configs": 1024.0}}
+
+
+def child(argv: list[str]) -> int:
+    """Run one roceconf command in this process; print wall, CPU and peak RSS (self, largest child) as JSON."""
+    from roceconf.cli import main
+
+    t0 = time.perf_counter()
+    rc = 0
+    try:
+        main.main(argv, prog_name="roceconf", standalone_mode=False)
+    except SystemExit as e:
+        rc = int(e.code or 0)
+    wall = time.perf_counter() - t0
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    res = {
+        "rc": rc,
+        "wall": wall,
+        "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
+        "rss_mib": me.ru_maxrss / 1024,
+        "child_rss_mib": kids.ru_maxrss / 1024,
+    }
+    os.write(int(os.environ["ROCECONF_BENCH_FD"]), (json.dumps(res) + "\n").encode())
+    return 0
+
+
+def run_phase(argv: list[str], procs: int = 1) -> dict:
+    r, w = os.pipe()
+    env = dict(os.environ, ROCECONF_BENCH_FD=str(w))
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", *argv],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        pass_fds=(w,),
+        check=False,
+    )
+    outer = time.perf_counter() - t0
+    os.close(w)
+    with os.fdopen(r) as fh:
+        data = fh.read().strip()
+    if proc.returncode or not data:
+        raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr[-2000:]}")
+    res = json.loads(data)
+    res["outer"] = outer
+    res["peak_mib"] = res["rss_mib"] + procs * res["child_rss_mib"]
+    return res
+
+
+def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
+    """The intent and its one-knob change (ECN max of class roce lowered)."""
+    if which == "pod":
+        text = POD.read_text(encoding="utf-8")
+    else:
+        from bench.fabricgen import three_tier
+
+        text = three_tier(hosts=4096)
+    old = tmp / f"{which}.yml"
+    new = tmp / f"{which}-new.yml"
+    old.write_text(text, encoding="utf-8")
+    assert "max: 1500KB" in text
+    new.write_text(text.replace("max: 1500KB", "max: 1200KB", 1), encoding="utf-8")
+    return old, new
+
+
+def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
+    from bench.drift_faults import faulted_configs, write_configs
+    from roceconf.intent import load
+
+    out: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory(prefix=f"roceconf-scale-{which}-") as d:
+        tmp = Path(d)
+        old, new = fabric_files(which, tmp)
+        fab = load(old)
+        files, faults = faulted_configs(fab)
+        write_configs(files, tmp / "faulted")
+        ndev, nlinks = len(fab.devices), len(fab.links)
+        nitf = sum(len(x.ports) for x in fab.devices.values())
+        del fab, files
+        procs = min(8, os.cpu_count() or 1)
+        print(f"\n== {which}: {ndev} devices, {nlinks} links, {nitf} interfaces; faults: {faults}")
+
+        def phase(label: str, argv: list[str], fresh_dir: Path | None = None, n: int = repeat, p: int = 1):
+            runs = []
+            for _ in range(n):
+                if fresh_dir is not None:
+                    subprocess.run(["rm", "-rf", str(fresh_dir)], check=True)
+                runs.append(run_phase(argv, p))
+            wall = statistics.median(r["outer"] for r in runs)
+            res = {
+                "wall": wall,
+                "all": [round(r["outer"], 2) for r in runs],
+                "cpu": statistics.median(r["cpu"] for r in runs),
+                "peak_mib": max(r["peak_mib"] for r in runs),
+                "rc": runs[-1]["rc"],
+                "devices": ndev,
+            }
+            out[label] = res
+            budget = BUDGETS[which].get(label)
+            mem = MEM_BUDGET.get(which, {}).get(label)
+            verdict = ""
+            if budget is not None:
+                verdict = (
+                    f"; budget < {budget:g} s: {'OK' if wall < budget else 'MISSED'} ({wall / budget:.2f})"
+                )
+            if mem is not None:
+                verdict += f"; memory < {mem:g} MiB: {'OK' if res['peak_mib'] < mem else 'MISSED'}"
+            print(
+                f"  {label:20s} median {wall:6.2f} s (runs {', '.join(map(str, res['all']))}), CPU {res['cpu']:6.2f} s, "
+                f"peak {res['peak_mib']:6.0f} MiB, {ndev / wall:7.0f} devices/s, exit {res['rc']}{verdict}",
+                flush=True,
+            )
+
+        phase("validate", ["validate", str(old)])
+        rdir = tmp / "rendered"
+        phase("render (fresh)", ["render", str(old), "-o", str(rdir)], fresh_dir=rdir)
+        phase("render (unchanged)", ["render", str(old), "-o", str(rdir)])
+        phase("check", ["check", str(old)])
+        phase(
+            "plan (one knob)",
+            ["plan", str(old), str(new), "--format", "json", "--output", str(tmp / "p.json")],
+        )
+        report = tmp / "drift.json"
+        argv = [
+            "drift",
+            str(old),
+            "--configs",
+            str(tmp / "faulted"),
+            "--format",
+            "json",
+            "--output",
+            str(report),
+        ]
+        phase("drift --configs", argv, n=1 if which == "32k" else repeat, p=procs)
+        found = {d["device"] for d in json.loads(report.read_text())["devices"] if d["status"] != "in_sync"}
+        print(
+            f"  drift found {sorted(found)}: {'the 5 injected faults' if found == set(faults) else 'WRONG'}"
+        )
+        out["drift --configs"]["ok"] = found == set(faults)
+    return out
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        return child(sys.argv[2:])
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fabric", choices=["pod", "32k", "both"], default="both")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    res = {}
+    for which in ("pod", "32k") if args.fabric == "both" else (args.fabric,):
+        res[which] = bench_fabric(which, args.repeat)
+    ok = all(r.get("ok", True) for f in res.values() for r in f.values())
+    for which, phases in res.items():
+        for label, r in phases.items():
+            b = BUDGETS[which].get(label)
+            ok &= b is None or r["wall"] < b
+            m = MEM_BUDGET.get(which, {}).get(label)
+            ok &= m is None or r["peak_mib"] < m
+    if "pod" in res and "32k" in res:
+        ratio = res["32k"]["validate"]["devices"] / res["pod"]["validate"]["devices"]
+        print(f"\ngrowth pod -> 32k ({ratio:.1f}x devices):")
+        for label in res["pod"]:
+            t = res["32k"][label]["wall"] / res["pod"][label]["wall"]
+            m = res["32k"][label]["peak_mib"] / res["pod"][label]["peak_mib"]
+            print(f"  {label:20s} time x{t:5.1f}, peak memory x{m:4.1f} (linear would be x{ratio:.1f})")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
