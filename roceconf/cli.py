@@ -228,11 +228,20 @@ def expand(intent: str, fmt: str | None, output: str | None) -> None:
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 if any file is missing, stale or unexpected."
 )
+@click.option(
+    "--prune", is_flag=True, help="Also remove config files in DIR that no device of the intent renders."
+)
 @guarded
-def render(intent: str, out_dir: str, device: str | None, check: bool) -> None:
-    """Render one config file per device into DIR (DIR/<device>.<ext>), atomically and deterministically."""
-    from roceconf.compile import check_outputs, load_valid, render_fabric, write_outputs
+def render(intent: str, out_dir: str, device: str | None, check: bool, prune: bool) -> None:
+    """Render one config file per device into DIR (DIR/<device>.<ext>), atomically and deterministically.
 
+    The whole directory changes at once (a reader never sees a mix of two renders); files of devices
+    removed from the intent are removed (any other stale config file with --prune)."""
+    from roceconf.compile import check_outputs, load_valid, render_fabric, write_render
+
+    if prune and device is not None:
+        click.echo("error: --prune needs a render of every device (no --device)", err=True)
+        sys.exit(EXIT_INVALID)
     fab = load_valid(intent)
     # warnings (e.g. RC150: a value the platform cannot carry) are shown, never swallowed
     _echo_diags([d for d in fab.diagnostics if d.severity == "warning"], err=True)
@@ -245,12 +254,14 @@ def render(intent: str, out_dir: str, device: str | None, check: bool) -> None:
         if res.ok:
             click.echo(f"{len(res.current)} file(s) current")
             sys.exit(EXIT_OK)
-        click.echo("rendered configs are out of date: run `roceconf render` and commit the result", err=True)
+        click.echo(res.advice(intent, out_dir), err=True)
         sys.exit(EXIT_FINDINGS)
-    changed = write_outputs(files, out_dir)
-    click.echo(f"rendered {len(files)} device(s) into {out_dir}: {len(changed)} changed")
-    for name in changed:
+    res = write_render(files, out_dir, complete=device is None, prune=prune)
+    click.echo(f"rendered {len(files)} device(s) into {out_dir}: {len(res.changed)} changed")
+    for name in res.changed:
         click.echo(f"  changed: {name}")
+    for name in res.removed:
+        click.echo(f"  removed: {name}")
 
 
 # ----------------------------------------------------------------------------------------- parse
@@ -599,20 +610,9 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
 def _asic_table_option(path: str | None) -> dict[str, Any] | None:
     if path is None:
         return None
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    from roceconf.intent.guards import load_asic_table
 
-    try:
-        data = YAML(typ="safe").load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, YAMLError) as e:
-        raise DiagnosticError(
-            [Diagnostic(path, 1, 1, "error", "RC000", f"cannot read the ASIC table: {e}", "")]
-        ) from None
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise DiagnosticError(
-            [Diagnostic(path, 1, 1, "error", "RC004", "the ASIC table must map ASIC names to mappings", "")]
-        )
-    return data
+    return load_asic_table(path)
 
 
 @main.command("check")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from roceconf import platforms
+from roceconf import outdir, platforms
 from roceconf.desired import desired_states, shape
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
@@ -64,49 +62,75 @@ class CheckResult:
     def ok(self) -> bool:
         return not (self.missing or self.stale or self.unexpected)
 
+    def advice(self, intent: str, out_dir: str) -> str:
+        """The one command that brings DIR up to date."""
+        prune = " --prune" if self.unexpected else ""
+        what = "stale files of devices no longer in the intent are removed with --prune; " if prune else ""
+        return (
+            f"rendered configs are out of date: {what}run "
+            f"`roceconf render {intent} -o {out_dir}{prune}` and commit the result"
+        )
+
 
 def _known_extensions() -> set[str]:
     return {"." + p.extension for p in platforms.all_platforms()}
 
 
+def _unexpected(d: Path, files: dict[str, str]) -> list[str]:
+    exts = _known_extensions()
+    return [
+        p.name
+        for p in sorted(d.iterdir())
+        if p.suffix in exts and p.name not in files and not p.name.startswith(".") and p.is_file()
+    ]
+
+
 def check_outputs(files: dict[str, str], out_dir: str | Path, all_devices: bool = True) -> CheckResult:
+    """Compare DIR with a render set (under the directory's read lock: never a half-applied set)."""
     d = Path(out_dir)
     res = CheckResult()
-    for name, text in files.items():
-        p = d / name
-        if not p.exists():
-            res.missing.append(name)
-        elif p.read_text(encoding="utf-8") != text:
-            res.stale.append(name)
-        else:
-            res.current.append(name)
-    if all_devices and d.is_dir():
-        exts = _known_extensions()
-        for p in sorted(d.iterdir()):
-            if p.is_file() and p.suffix in exts and p.name not in files:
-                res.unexpected.append(p.name)
+    with outdir.reading(d):
+        root = d.resolve()
+        for name, text in files.items():
+            p = outdir.contained(d, name, root)
+            try:
+                on_disk = p.read_bytes()
+            except FileNotFoundError:
+                res.missing.append(name)
+                continue
+            except OSError as e:
+                raise outdir.OutputError(p, f"cannot read: {e.strerror}") from None
+            (res.current if on_disk == text.encode("utf-8") else res.stale).append(name)
+        if all_devices and d.is_dir():
+            res.unexpected = _unexpected(d, files)
     return res
 
 
+def write_render(
+    files: dict[str, str], out_dir: str | Path, complete: bool = True, prune: bool = False
+) -> outdir.WriteResult:
+    """Write a render set atomically per directory (roceconf.outdir): unchanged files are not rewritten;
+    with ``complete`` the files of the previous render that are no longer rendered are removed, with
+    ``prune`` also any other config file (known extension) that no device of the intent renders."""
+    d = Path(out_dir)
+    extra = tuple(_unexpected(d, files)) if prune and complete and d.is_dir() else ()
+    return outdir.write_set(files, d, complete=complete, extra_stale=extra)
+
+
 def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
-    """Write atomically (temp file + rename per file). Returns the names whose content changed."""
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
+    Returns the names whose content changed."""
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     changed = []
     for name, text in files.items():
-        p = d / name
-        if p.exists() and p.read_text(encoding="utf-8") == text:
-            continue
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d)
+        p = outdir.contained(d, name)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            if p.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        outdir.write_file(p, text)
         changed.append(name)
     return changed
 
@@ -166,4 +190,5 @@ __all__ = [
     "output_name",
     "render_fabric",
     "write_outputs",
+    "write_render",
 ]

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
+from roceconf.compile import load_valid, output_name, render_fabric, write_render
 from roceconf.drift.audit import DriftReport, audit
 from roceconf.lab.server import Lab
 
@@ -71,7 +71,7 @@ def run_demo(
     files = render_fabric(fab)
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="roceconf-demo-"))
     configs = out / "configs"
-    write_outputs(files, configs)
+    write_render(files, configs)
     say(f"1. rendered {len(files)} device configs from {intent} into {configs}")
     user, password = "roceconf", secrets.token_urlsafe(12)
     with Lab(user, password) as lab:

@@ -126,6 +126,93 @@ def _default(field: Any) -> str:
 
 EXAMPLE_PATH = "inventories/lab/intent.yml"
 
+#: The smallest useful intent: every other setting takes its default. Valid without a warning on each
+#: switch platform with that platform's interface names (tests/security/test_defaults.py).
+MINIMAL_INTENT = """version: 1
+fabric: pod1
+devices:
+  - name: leaf1
+    platform: eos
+    role: leaf
+    interfaces:
+      - {name: "Ethernet1-2", speed: 400G}
+"""
+
+#: An interface range of each switch platform for the minimal intent.
+MINIMAL_INTERFACES = {
+    "eos": "Ethernet1-2",
+    "nxos": "Ethernet1/1-2",
+    "nvue": "swp1-2",
+    "sonic": "Ethernet[0-8/8]",
+    "junos": "et-0/0/[0-1]",
+}
+
+
+def minimal_intent(platform: str) -> str:
+    return MINIMAL_INTENT.replace("platform: eos", f"platform: {platform}").replace(
+        "Ethernet1-2", MINIMAL_INTERFACES[platform]
+    )
+
+
+def _names_section() -> list[str]:
+    from roceconf import limits, names, platforms
+    from roceconf.intent.rules import asic_table
+
+    lines = [
+        "## Minimal intent",
+        "",
+        "Everything else takes its default (NVIDIA's lossless RoCE profile, switch MTU 9214, host NIC MTU "
+        "9000, hash on source/destination IP and L4 ports). It validates without a warning on each switch "
+        "platform once the interface names follow that platform's syntax:",
+        "",
+        "```yaml",
+        MINIMAL_INTENT.rstrip(),
+        "```",
+        "",
+        "| platform | interfaces |",
+        "|---|---|",
+        *(f"| `{p}` | `{i}` |" for p, i in MINIMAL_INTERFACES.items()),
+        "",
+        "## Names and ranges",
+        "",
+        "Every name is checked after ranges are expanded; a name that a shell, a device CLI or a file path "
+        "could interpret is refused before anything is rendered.",
+        "",
+        "| kind | rule | ID |",
+        "|---|---|---|",
+        f"| device | {names.DEVICE.describe} | RC014 |",
+        f"| profile, role, class | {names.IDENTIFIER.describe} | RC017 |",
+        f"| RDMA device | {names.RDMA_DEVICE.describe} | RC016 |",
+        f"| host interface (`connectx`, `bnxt`, `linux-dcb`) | {names.NETDEV.describe} | RC015 |",
+    ]
+    for plat in platforms.all_platforms():
+        if plat.interface_pattern:
+            lines.append(f"| `{plat.name}` interface | {plat.interface_example} | RC015 |")
+    lines += [
+        "",
+        "A value as written (with its ranges) is at most 128 characters. Ranges: `gpu[0001-0256]` (leading "
+        "zeros keep their width), `leaf[1-2]-[a,b]` (every combination), `Ethernet1/1-32` and `swp1-4,swp9` "
+        "(a range at the end of a name, comma lists), and a **step** inside brackets for SONiC-style port "
+        "numbering: `Ethernet[0-504/8]` is Ethernet0, Ethernet8, ..., Ethernet504. A malformed range "
+        "(`leaf[1-2x]`, an unclosed `[`) is an error naming the character position (RC006).",
+        "",
+        f"Limits (RC019-RC022): an intent file of at most {limits.MAX_YAML_BYTES // 2**20} MiB, a cabling "
+        f"table of at most {limits.MAX_SIDE_FILE_BYTES // 2**20} MiB, {limits.MAX_ALIAS_NODES} values "
+        f"repeated through YAML aliases, {limits.MAX_DEPTH} levels of nesting, {limits.MAX_DEVICES} "
+        f"devices, {limits.MAX_PORTS} interfaces per device, {limits.MAX_LINKS} links. A `csv:` cabling "
+        "table is read relative to the intent and must stay inside the intent's directory or git "
+        "repository (`ROCECONF_ALLOW_PATHS` names more directories, separated by `:`).",
+        "",
+        "## Switch ASICs",
+        "",
+        "`asic:` names a row of the buffer table shipped in `roceconf/data/asics.yaml` (`--asic-table FILE` "
+        "adds rows for `roceconf check` / `roceconf headroom`): "
+        + ", ".join(f"`{a}`" for a in sorted(asic_table()))
+        + ".",
+        "",
+    ]
+    return lines
+
 
 def intent_markdown() -> str:
     lines = [
@@ -149,6 +236,7 @@ def intent_markdown() -> str:
         "",
         f"A complete example: [`{EXAMPLE_PATH}`](../{EXAMPLE_PATH}).",
         "",
+        *_names_section(),
     ]
     for m in _models(Intent):
         lines += [f"## {m.__name__}", "", (m.__doc__ or "").strip().split("\n\n")[0].replace("\n", " "), ""]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from functools import cache
 from typing import Any
 
@@ -42,7 +43,19 @@ def _dscp_by_tc(dscp_to_tc: dict[str, int]) -> list[tuple[int, list[int]]]:
     return [(tc, sorted(ds)) for tc, ds in sorted(by.items())]
 
 
+def shell_quote(value: object) -> str:
+    """One shell word, whatever the value (names are validated too, so this is a second line of defence)."""
+    return shlex.quote(str(value))
+
+
+def shell_dquote(value: object) -> str:
+    """A value inside a double-quoted shell string: $, `, " and \\ escaped."""
+    return re.sub(r'([$`"\\])', r"\\\1", str(value))
+
+
 COMMON_FILTERS = {
+    "shq": shell_quote,
+    "shdq": shell_dquote,
     "ranges": compress_ints,
     "compress_interfaces": compress_interfaces,
     "sorted_items": _sorted_items,

@@ -14,6 +14,7 @@ from roceconf import platforms
 from roceconf.cli import main
 from roceconf.desired import desired_states, expressible
 from roceconf.intent import load
+from roceconf.outdir import read_manifest
 from roceconf.render import render_state
 from roceconf.unexpressed import device_losses, differences
 
@@ -155,7 +156,8 @@ def test_invalid_intent_renders_nothing(tmp_path: Path) -> None:
 def test_single_device_render(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["render", str(LAB), "-o", str(tmp_path), "--device", "spine2"])
     assert res.exit_code == 0
-    assert [p.name for p in tmp_path.iterdir()] == ["spine2.set"]
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == ["spine2.set"]
+    assert sorted(read_manifest(tmp_path)) == ["spine2.set"]
     res = CliRunner().invoke(main, ["render", str(LAB), "-o", str(tmp_path), "--device", "nope"])
     assert res.exit_code == 2 and "no device named 'nope'" in res.output
 

@@ -105,7 +105,7 @@ def main() -> None:
     try:
         from roceconf import platforms
         from roceconf.apply import apply_method
-        from roceconf.compile import check_outputs, load_valid, render_fabric, write_outputs
+        from roceconf.compile import check_outputs, load_valid, render_fabric, write_render
         from roceconf.diagnostics import DiagnosticError
     except ImportError as e:
         module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
@@ -164,7 +164,10 @@ def main() -> None:
             )
         module.exit_json(changed=False, **out)
     if changed_files and not module.check_mode:
-        write_outputs({n: files[n] for n in changed_files}, dest)
+        try:
+            write_render(files, dest, complete=p["device"] is None)
+        except OSError as e:
+            module.fail_json(msg=f"cannot write {dest}: {e.strerror or e}")
     module.exit_json(changed=bool(changed_files), **out)
 
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from roceconf import platforms
+from roceconf import outdir, platforms
 from roceconf.desired import desired_state, expressible, expressible_states, shape
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
 from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare, wanted
@@ -230,7 +230,16 @@ def audit_device(
     return res
 
 
-def audit(
+def audit(fab: Fabric, *, configs: str | Path | None = None, **kwargs: Any) -> DriftReport:
+    """Audit the fabric's devices (live from ``inventory``, or saved ``configs``; see ``_audit``). Saved configs
+    are read under the directory's lock, so a render into it never shows half applied."""
+    if configs is None:
+        return _audit(fab, **kwargs)
+    with outdir.reading(configs):
+        return _audit(fab, configs=configs, **kwargs)
+
+
+def _audit(
     fab: Fabric,
     *,
     inventory: str | Path | None = None,

@@ -434,8 +434,13 @@ def read_with_retries(
 # --------------------------------------------------------------------------------------------- offline
 def read_backup(directory: str | Path, device: str, platform: str) -> tuple[str, Path]:
     """A saved running config named the way `roceconf render` names its output: DIR/<device>.<ext>."""
+    from roceconf.outdir import contained
+
     ext = platforms.get(platform).extension
-    p = Path(directory) / f"{device}.{ext}"
+    try:
+        p = contained(directory, f"{device}.{ext}")
+    except OSError as e:
+        raise CollectError(e.strerror or str(e), retry=False) from None
     if not p.is_file():
         raise CollectError(f"no saved config {p.name} in {directory}", retry=False)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from roceconf import platforms
+from roceconf import outdir, platforms
 from roceconf.desired import expressible_states
 from roceconf.intent.fabric import Fabric
 from roceconf.names import natural_key
@@ -44,9 +44,15 @@ def desired(fab: Fabric) -> StateSet:
 
 def from_configs(fab: Fabric, directory: str | Path) -> StateSet:
     """Parse DIR/<device>.<ext> for every device of the intent (the names `roceconf render` writes)."""
+    out = StateSet("actual", f"configs {directory}")
+    with outdir.reading(directory):
+        _read_configs(fab, directory, out)
+    return out
+
+
+def _read_configs(fab: Fabric, directory: str | Path, out: StateSet) -> None:
     from roceconf.drift.collect import CollectError, read_backup
 
-    out = StateSet("actual", f"configs {directory}")
     for name in sorted(fab.devices, key=natural_key):
         dev = fab.devices[name]
         try:
@@ -64,7 +70,6 @@ def from_configs(fab: Fabric, directory: str | Path) -> StateSet:
             continue
         out.states[name] = state
         out.labels[name] = str(path)
-    return out
 
 
 def from_inventory(fab: Fabric, inventory: str | Path, **audit_kwargs: object) -> StateSet:

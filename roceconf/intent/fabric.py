@@ -16,7 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from roceconf import limits, names
 from roceconf.diagnostics import Diagnostic, DiagnosticError
+from roceconf.intent import guards
 from roceconf.intent.model import (
     NIC_PLATFORMS,
     Ecmp,
@@ -27,7 +29,7 @@ from roceconf.intent.model import (
     PfcWatchdog,
     TrafficClass,
 )
-from roceconf.names import RangeError, expand_interfaces, expand_names
+from roceconf.names import RangeError, excerpt, expand_interfaces, expand_names
 from roceconf.yamlsrc import Path_, Positions, load_yaml_file, load_yaml_text
 
 
@@ -209,7 +211,11 @@ def _schema_diagnostics(e: ValidationError, pos: Positions) -> list[Diagnostic]:
             if msg.startswith("Value error, "):
                 msg = msg[len("Value error, ") :]
             got = err.get("input")
-            shown = f" (got {got!r})" if isinstance(got, str | int | float | bool) else ""
+            shown = (
+                f" (got {excerpt(got) if isinstance(got, str) else repr(got)})"
+                if isinstance(got, str | int | float | bool)
+                else ""
+            )
             out.append(
                 Diagnostic(
                     pos.file,
@@ -306,10 +312,22 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
     for di, dev in enumerate(intent.devices):
         dpath: Path_ = ("devices", di)
         try:
-            names = expand_names(dev.name)
+            dnames = expand_names(dev.name, limits.MAX_DEVICES)
         except RangeError as e:
-            fab.diag(dpath + ("name",), "error", "RC006", str(e), "ranges look like gpu[0001-0256]")
+            fab.diag(dpath + ("name",), "error", _range_code(e), str(e), "ranges look like gpu[0001-0256]")
             continue
+        if len(fab.devices) + len(dnames) > limits.MAX_DEVICES:
+            fab.diag(
+                dpath + ("name",),
+                "error",
+                "RC022",
+                f"more than {limits.MAX_DEVICES} devices in the intent",
+                "split the fabric into several intents",
+            )
+            break
+        if not _names_ok(fab, dpath + ("name",), dev.name, dnames, names.DEVICE, "RC014"):
+            continue
+        _names_ok(fab, dpath + ("role",), dev.role, [dev.role], names.IDENTIFIER, "RC017", "role")
         layers: list[tuple[Override, Path_]] = []
         if dev.role in intent.roles:
             layers.append((intent.roles[dev.role], ("roles", dev.role)))
@@ -336,19 +354,31 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
         for ii, itf in enumerate(dev.interfaces):
             ipath = dpath + ("interfaces", ii)
             try:
-                pnames = expand_interfaces(itf.name)
+                pnames = expand_interfaces(itf.name, limits.MAX_PORTS)
             except RangeError as e:
                 fab.diag(
-                    ipath + ("name",), "error", "RC006", str(e), "ranges look like Ethernet1/1-32 or eth[0-7]"
+                    ipath + ("name",),
+                    "error",
+                    _range_code(e),
+                    str(e),
+                    "ranges look like Ethernet1/1-32, eth[0-7] or Ethernet[0-504/8]",
                 )
+                continue
+            if not _names_ok(
+                fab, ipath + ("name",), itf.name, pnames, names.interface_kind(dev.platform), "RC015"
+            ):
                 continue
             rdmas: list[str | None] = [None] * len(pnames)
             if itf.rdma_device:
                 try:
-                    rd = expand_interfaces(itf.rdma_device)
+                    rd = expand_interfaces(itf.rdma_device, limits.MAX_PORTS)
                 except RangeError as e:
-                    fab.diag(ipath + ("rdma_device",), "error", "RC006", str(e), "")
+                    fab.diag(ipath + ("rdma_device",), "error", _range_code(e), str(e), "")
                     rd = []
+                if not _names_ok(
+                    fab, ipath + ("rdma_device",), itf.rdma_device, rd, names.RDMA_DEVICE, "RC016"
+                ):
+                    continue
                 if len(rd) != len(pnames):
                     fab.diag(
                         ipath + ("rdma_device",),
@@ -369,7 +399,16 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                         "each interface appears once per device",
                     )
                 ports[pn] = Port(pn, itf.speed, itf.role, itf.mtu, itf.qos, rdma, ipath)
-        for name in names:
+        if len(ports) > limits.MAX_PORTS:
+            fab.diag(
+                dpath + ("interfaces",),
+                "error",
+                "RC022",
+                f"{excerpt(dev.name)} has more than {limits.MAX_PORTS} interfaces",
+                "",
+            )
+            continue
+        for name in dnames:
             if name in fab.devices:
                 fab.diag(
                     dpath + ("name",),
@@ -391,9 +430,51 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 dpath,
                 os_version=dev.os_version,
             )
+    _check_identifiers(fab)
     for li, spec in enumerate(intent.links):
         _expand_link(fab, spec, ("links", li))
+        if len(fab.links) > limits.MAX_LINKS:
+            fab.diag(("links", li), "error", "RC022", f"more than {limits.MAX_LINKS} links", "")
+            del fab.links[limits.MAX_LINKS :]
+            break
     return fab
+
+
+def _range_code(e: RangeError) -> str:
+    """RC022 for a range that is too large, RC006 for a malformed one."""
+    return "RC022" if "more than" in str(e) else "RC006"
+
+
+def _names_ok(
+    fab: Fabric,
+    path: Path_,
+    raw: str,
+    expanded: list[str],
+    kind: names.NameKind,
+    code: str,
+    what: str = "",
+) -> bool:
+    """Check expanded names against their grammar; one diagnostic for the first bad name. Values with
+    characters RC121 refuses are left to RC121 (one message per problem)."""
+    if names.unsafe_char(raw) is not None:
+        return False
+    for n in expanded:
+        problem = kind.problem(n, f"{what} name" if what else None)
+        if problem:
+            fab.diag(path, "error", code, problem)
+            return False
+    return True
+
+
+def _check_identifiers(fab: Fabric) -> None:
+    """Profile, role and class names: identifiers (RC017)."""
+    i = fab.intent
+    for ci, c in enumerate(i.qos.classes):
+        _names_ok(fab, ("qos", "classes", ci, "name"), c.name, [c.name], names.IDENTIFIER, "RC017", "class")
+    for section in ("profiles", "roles"):
+        for key in getattr(i, section):
+            _names_ok(fab, (section, key), key, [key], names.IDENTIFIER, "RC017", section[:-1])
+    _names_ok(fab, ("fabric",), i.fabric, [i.fabric], names.DEVICE, "RC017", "fabric")
 
 
 def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
@@ -430,6 +511,9 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
                 expand_names(r.leaves),
                 expand_interfaces(r.leaf_ports),
             )
+            if len(hosts) * len(nics) + len(fab.links) > limits.MAX_LINKS:
+                fab.diag(path + ("rail",), "error", "RC022", f"more than {limits.MAX_LINKS} links")
+                return
             if len(leaves) != len(nics):
                 fab.diag(
                     path + ("rail",),
@@ -459,6 +543,9 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
                 expand_names(m.upper),
                 expand_interfaces(m.upper_ports),
             )
+            if len(lower) * len(upper) + len(fab.links) > limits.MAX_LINKS:
+                fab.diag(path + ("mesh",), "error", "RC022", f"more than {limits.MAX_LINKS} links")
+                return
             if len(lp) < len(upper) or len(up) < len(lower):
                 fab.diag(
                     path + ("mesh",),
@@ -474,24 +561,32 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
         else:
             _load_csv(fab, spec.csv, path)
     except RangeError as e:
-        fab.diag(path, "error", "RC006", str(e), "")
+        fab.diag(path, "error", _range_code(e), str(e), "")
 
 
 def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
-    p = (Path(fab.file).parent / rel) if not Path(rel).is_absolute() else Path(rel)
+    p, why = guards.confine(fab.file, rel)
+    if p is None:
+        fab.diag(path + ("csv",), "error", "RC018", f"cabling table refused: {why}")
+        return
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
+        text = guards.read_side_file(p)
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         fab.diag(
             path + ("csv",),
             "error",
             "RC012",
-            f"cannot read cabling table {rel}: {e.strerror}",
+            f"cannot read cabling table {excerpt(rel)}: {reason}",
             "the path is relative to the intent file",
         )
         return
+    shown = str(Path(fab.file).parent / rel)
     rows = csv.reader(text.splitlines())
     for n, row in enumerate(rows, start=1):
+        if len(fab.links) > limits.MAX_LINKS:
+            fab.diag(path + ("csv",), "error", "RC022", f"more than {limits.MAX_LINKS} links")
+            return
         if (
             not row
             or row[0].startswith("#")
@@ -501,7 +596,7 @@ def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
         if len(row) not in (4, 5):
             fab.diagnostics.append(
                 Diagnostic(
-                    str(p),
+                    shown,
                     n,
                     1,
                     "error",
@@ -515,7 +610,9 @@ def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
             cable = float(row[4]) if len(row) == 5 and row[4].strip() else 5.0
         except ValueError:
             fab.diagnostics.append(
-                Diagnostic(str(p), n, 5, "error", "RC012", f"cable_m is not a number: {row[4]!r}", "")
+                Diagnostic(
+                    shown, n, 5, "error", "RC012", f"cable_m is not a number: {excerpt(row[4], 16)}", ""
+                )
             )
             continue
         fab.links.append(
@@ -524,7 +621,7 @@ def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
                 LinkEnd(row[2].strip(), row[3].strip()),
                 cable,
                 path,
-                origin=(str(p), n),
+                origin=(shown, n),
             )
         )
 

@@ -151,15 +151,22 @@ class Qos(_M):
 
 
 class Mtu(_M):
-    switch_port: int = Field(9216, ge=576, le=16384, description="Switch port MTU, bytes")
+    switch_port: int = Field(
+        9214,
+        ge=576,
+        le=16384,
+        description="Switch port MTU, bytes. Default 9214: the largest MTU all five switch platforms accept "
+        "(EOS tops out at 9214; NX-OS, NVUE, SONiC and Junos at 9216)",
+    )
     host_nic: int = Field(9000, ge=576, le=16384, description="Host NIC netdev MTU, bytes")
     roce_path: Literal[256, 512, 1024, 2048, 4096] = Field(4096, description="RoCE path MTU (IB MTU), bytes")
 
 
 class Ecmp(_M):
     fields: list[HashFieldName] = Field(
-        default_factory=lambda: ["src_ip", "dst_ip", "ip_proto", "src_port", "dst_port"],
-        description="ECMP/LAG hash fields; RoCEv2 entropy is only in `src_port` (UDP source port)",
+        default_factory=lambda: ["src_ip", "dst_ip", "src_port", "dst_port"],
+        description="ECMP/LAG hash fields; RoCEv2 entropy is only in `src_port` (UDP source port). Default: "
+        "the fields every switch platform can hash on (RoCEv2 is always UDP, so `ip_proto` adds nothing)",
     )
     symmetric: bool = Field(False, description="Symmetric hashing (same path both directions)")
     seed: int | None = Field(None, ge=0, le=4294967295, description="Hash seed of this device (set per role)")
@@ -205,7 +212,11 @@ class ClassOverride(_M):
 
 
 class Interface(_M):
-    name: Name = Field(description="Interface or range: `Ethernet1/1-32`, `swp[1-32]`, `eth[0-7]`")
+    name: Name = Field(
+        description="Interface or range: `Ethernet1/1-32`, `swp[1-32]`, `eth[0-7]`, `Ethernet[0-504/8]`; at "
+        "most 128 characters as written, each expanded name in the platform's syntax "
+        "([Names and ranges](#names-and-ranges))"
+    )
     speed: Gbps = Field(description="Port speed", examples=["400G"])
     role: Literal["fabric", "host"] = Field(
         "fabric", description="fabric-facing (switch-switch) or host-facing"
@@ -222,7 +233,7 @@ class Device(_M):
     platform: PlatformName
     role: Name = Field(description="Role / tier, e.g. spine, leaf, host")
     asic: str | None = Field(
-        None, description="Switch ASIC, for buffer and capability checks (see `roceconf asics`)"
+        None, description="Switch ASIC, for buffer and capability checks (see [Switch ASICs](#switch-asics))"
     )
     model: str | None = None
     os_version: str | None = Field(

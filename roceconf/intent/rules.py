@@ -5,7 +5,6 @@ Each rule has a stable ID, a severity, a title and a hint. ``docs/rules.md`` is 
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -16,6 +15,8 @@ from ruamel.yaml import YAML
 
 from roceconf.diagnostics import DEFAULT_HINTS
 from roceconf.intent.fabric import DeviceSpec, Fabric, Settings, _dotted
+from roceconf.intent.guards import HARDENING_RULES
+from roceconf.names import excerpt, unsafe_char
 from roceconf.yamlsrc import Path_
 
 #: Ethernet header 14 + 802.1Q tag 4 + FCS 4 (IEEE 802.3 frame format, IEEE 802.1Q tag)
@@ -113,6 +114,7 @@ for _id, _sev, _t, _h, _w in [
         "check the CSV path and columns",
         "the topology cannot be built",
     ),
+    *HARDENING_RULES,
 ]:
     rule(_id, _sev, _t, _h, _w)
 
@@ -327,8 +329,6 @@ R_CLASS_NAME = rule(
     "class names must be unique",
     "overrides address classes by name",
 )
-
-_SAFE = re.compile(r"[A-Za-z0-9._:/\-\[\], ]*")
 
 
 @cache
@@ -658,7 +658,7 @@ def _links(fab: Fabric) -> None:
                     link,
                     R_LINK_UNDEF.severity,
                     R_LINK_UNDEF.id,
-                    f"link to undefined device '{end.device}'",
+                    f"link to undefined device {excerpt(end.device, 40)}",
                     R_LINK_UNDEF.hint,
                 )
                 ok = False
@@ -669,7 +669,7 @@ def _links(fab: Fabric) -> None:
                     link,
                     R_LINK_UNDEF.severity,
                     R_LINK_UNDEF.id,
-                    f"link to undefined interface '{end.device}:{end.port}'",
+                    f"link to undefined interface {excerpt(end.device + ':' + end.port, 60)}",
                     R_LINK_UNDEF.hint,
                 )
                 ok = False
@@ -741,13 +741,13 @@ def _injection(fab: Fabric) -> None:
     i = fab.intent
 
     def chk(path: Path_, value: str | None) -> None:
-        if value is not None and not _SAFE.fullmatch(value):
-            bad = next((c for c in value if not _SAFE.fullmatch(c)), "?")
+        bad = unsafe_char(value)
+        if bad is not None:
             _emit(
                 fab,
                 R_INJECT,
                 path,
-                f"{_dotted(path)}: character {bad!r} is not allowed in {value!r}",
+                f"{_dotted(path)}: character {bad!r} is not allowed in {excerpt(value)}",
             )
 
     chk(("fabric",), i.fabric)

@@ -112,6 +112,11 @@ class Platform:
             if derived:
                 return derived
         return self.releases[-1] if self.releases else None
+    #: Full-match regular expression of the interface names the intent may use on this platform (checked
+    #: on every expanded name before anything is rendered, see roceconf.names). None: Linux netdev names.
+    interface_pattern: str | None = None
+    #: Examples of valid interface names, for messages.
+    interface_example: str = ""
 
     def commands_for(self, desired: DeviceState) -> list[str]:
         if self.readback_commands is not None:

@@ -820,6 +820,10 @@ def render_hints(asic: str | None, model: str | None) -> dict[str, str]:
 
 
 PLATFORM = Platform(
+    # Interface syntax: EOS "interface Ethernet<port>[/<lane>]", "Ethernet<slot>/<port>/<lane>" on modular
+    # systems, "interface Port-Channel<n>" (arista.avd eos_cli_config_gen ethernet-interfaces / port-channel-interfaces).
+    interface_pattern=r"Ethernet\d+(?:/\d+){0,2}|Port-Channel\d+",
+    interface_example="Ethernet1, Ethernet1/1, Ethernet3/1/1, Port-Channel10",
     apply_method="napalm",
     render_hints=render_hints,
     name=NAME,

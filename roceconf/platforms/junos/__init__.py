@@ -1265,6 +1265,10 @@ FILTERS = {
 }
 
 PLATFORM = Platform(
+    # Interface syntax: Junos "<type>-<fpc>/<pic>/<port>[:<channel>]" (Junos "Interface Naming Overview":
+    # et/xe/ge/mge media types, ":n" channelized ports) and aggregated "ae<n>".
+    interface_pattern=r"(?:et|xe|ge|mge)-\d+/\d+/\d+(?::\d+)?|ae\d+",
+    interface_example="et-0/0/0, et-0/0/1:2 (channelized), xe-0/0/3, ae0",
     apply_method="junos-cli",
     name="junos",
     kind="switch",

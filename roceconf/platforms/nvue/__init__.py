@@ -1117,6 +1117,10 @@ FILTERS = {
 
 # ----------------------------------------------------------------------------- platform
 PLATFORM = Platform(
+    # Interface syntax: Cumulus Linux "swp<n>" front-panel ports, "swp<n>s<lane>" breakouts (NVUE reference,
+    # Interface), bonds named bond<n> here.
+    interface_pattern=r"swp\d+(?:s\d+)?|bond\d+",
+    interface_example="swp1, swp1s0 (breakout), bond1",
     apply_method="nvue-patch",
     name="nvue",
     # ecmp-hash values: on|off up to 5.14, enabled|disabled from 5.15 (the default: newest documented)

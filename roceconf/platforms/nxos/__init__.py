@@ -1083,6 +1083,10 @@ CAPABILITIES = Capabilities(
 )
 
 PLATFORM = Platform(
+    # Interface syntax: NX-OS "interface ethernet <slot>/<port>[/<breakout>]", "interface port-channel <n>"
+    # (Cisco Nexus 9000 NX-OS Interfaces Configuration Guide); canonical forms as the parser prints them.
+    interface_pattern=r"Ethernet\d+/\d+(?:/\d+)?|port-channel\d+",
+    interface_example="Ethernet1/1, Ethernet1/1/1 (breakout), port-channel10",
     apply_method="napalm",
     name="nxos",
     kind="switch",

@@ -1169,6 +1169,10 @@ CAPABILITIES = Capabilities(
 )
 
 PLATFORM = Platform(
+    # Interface syntax: SONiC PORT keys "Ethernet<n>" (sonic-port.yang, platform port_config.ini) and
+    # PORTCHANNEL keys "PortChannel<n>" (sonic-portchannel.yang).
+    interface_pattern=r"Ethernet\d+|PortChannel\d+",
+    interface_example="Ethernet0, Ethernet8, PortChannel1",
     apply_method="sonic-config-load",
     name="sonic",
     kind="switch",

@@ -1,0 +1,24 @@
+"""Limits on what roceconf reads, so a hostile or broken input ends in a clear error (a rule ID), never in
+exhausted memory, a hang or a flooded log. Each limit is far above what a real fabric needs (a 32,768-GPU
+fabric: ~200 intent lines, 5,696 devices, 51,200 links, at most 512 ports per switch)."""
+
+from __future__ import annotations
+
+#: Largest intent file (bytes). RC019.
+MAX_YAML_BYTES = 16 * 1024 * 1024
+#: Largest file the intent reads beside it (CSV cabling table, ASIC table), bytes. RC019.
+MAX_SIDE_FILE_BYTES = 64 * 1024 * 1024
+#: Values a YAML document may produce through aliases (*name), counting every node an alias repeats. RC020.
+MAX_ALIAS_NODES = 100_000
+#: Deepest nesting of YAML mappings / sequences. RC021.
+MAX_DEPTH = 64
+#: Devices in one intent, after expanding ranges. RC022.
+MAX_DEVICES = 65_536
+#: Interfaces on one device, after expanding ranges. RC022.
+MAX_PORTS = 4_096
+#: Links in one intent, after expanding patterns and tables. RC022.
+MAX_LINKS = 1_000_000
+#: Longest message of one diagnostic (values in it are truncated first, see roceconf.names.excerpt).
+MAX_MESSAGE_CHARS = 400
+#: Diagnostics of one rule shown in text before the rest are summarised in one line (RC023).
+MAX_SAME_RULE = 20

@@ -1,0 +1,282 @@
+"""Output directories: file names that cannot leave their directory, and render sets written as one
+transaction (see docs/architecture.md, "Render directories").
+
+A render set is committed like a database transaction:
+
+1. lock: ``flock`` on the directory itself (exclusive for a writer, shared for a reader), so renders
+   into one directory serialise and a reader never runs while a set is half applied;
+2. stage: every file whose content changes is written into ``DIR/.roceconf-staging/`` (unchanged files
+   are not touched), then one ``syncfs`` makes them durable (one call, not one fsync per file);
+3. commit: a journal naming the files to replace and remove and the new manifest is written and renamed
+   into place in the staging directory - the commit point;
+4. apply: each staged file is renamed over its target, stale files are removed, the manifest
+   ``DIR/.roceconf-manifest.json`` (file name -> sha256) replaces the old one, the directory is fsynced and
+   the staging directory removed.
+
+A run killed before the commit point leaves the previous set untouched (the staging directory is removed
+by the next writer or reader); a run killed after it is rolled forward by the next writer or reader
+before it looks at the files. A full disk fails during staging: the previous set stays, the error says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STAGING = ".roceconf-staging"
+MANIFEST = ".roceconf-manifest.json"
+_JOURNAL = "journal.json"
+_FORMAT = "roceconf-render/1"
+#: temp files of the per-file writer of roceconf <= 0.1 (".leaf04.cfg.abcd1234.tmp"): leftovers of a killed
+#: run, removed by the next writer.
+_OLD_TMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+#: Seconds a writer or reader waits for another render into the same directory.
+LOCK_TIMEOUT = float(os.environ.get("ROCECONF_LOCK_TIMEOUT", "300"))
+
+
+class OutputError(OSError):
+    """A render set could not be written; ``strerror`` is a one-line message for the user."""
+
+    def __init__(self, directory: str | Path, message: str, err: int = errno.EIO):
+        super().__init__(err, message, str(directory))
+
+
+def contained(directory: str | Path, name: str, root: Path | None = None) -> Path:
+    """DIR/name, refusing a name that could leave DIR: checked by characters and on the resolved path
+    (``root``: DIR already resolved)."""
+    d = Path(directory)
+    root = root or d.resolve()
+    bad = (
+        not name
+        or name in (".", "..")
+        or name.startswith(".")
+        or any(c in name for c in "/\\\0")
+        or (root / name).resolve().parent != root
+    )
+    if bad:
+        raise OutputError(d, f"refusing to write {name[:60]!r}: the file would leave the directory", errno.EPERM)
+    return d / name
+
+
+# --------------------------------------------------------------------------- locking
+@contextlib.contextmanager
+def _locked(d: Path, exclusive: bool) -> Iterator[int]:
+    fd = os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
+        deadline = time.monotonic() + LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise OutputError(
+                        d, f"another roceconf render is writing this directory (waited {LOCK_TIMEOUT:.0f} s)"
+                    ) from None
+                time.sleep(0.02)
+        yield fd
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+@contextlib.contextmanager
+def reading(directory: str | Path) -> Iterator[None]:
+    """Hold a shared lock on a render directory while reading it (no render is applied meanwhile); an
+    interrupted, committed render is finished first. A missing directory is read as it is."""
+    d = Path(directory)
+    if not d.is_dir():
+        yield
+        return
+    if (d / STAGING).exists() and os.access(d, os.W_OK):
+        with _locked(d, exclusive=True):
+            recover(d)
+    with _locked(d, exclusive=False):
+        yield
+
+
+# --------------------------------------------------------------------------- manifest and journal
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_manifest(directory: str | Path) -> dict[str, str]:
+    """File name -> sha256 of the last render set written into DIR ({} when there is none)."""
+    try:
+        data = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+
+
+def _manifest_text(files: dict[str, str]) -> str:
+    return json.dumps({"format": _FORMAT, "files": dict(sorted(files.items()))}, indent=1) + "\n"
+
+
+def recover(d: Path) -> None:
+    """Finish a committed render (roll forward) or discard an uncommitted one. Caller holds the lock."""
+    staging = d / STAGING
+    if staging.is_dir():
+        try:
+            journal = json.loads((staging / _JOURNAL).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            journal = None
+        if isinstance(journal, dict):
+            _apply(d, journal)
+        shutil.rmtree(staging, ignore_errors=True)
+    for p in d.iterdir() if d.is_dir() else ():
+        if _OLD_TMP.match(p.name) and p.is_file():
+            p.unlink(missing_ok=True)
+
+
+def _apply(d: Path, journal: dict) -> None:
+    staging = d / STAGING
+    for name in journal.get("replace", []):
+        src = staging / name
+        if src.exists():  # already moved when a previous apply was interrupted
+            os.replace(src, contained(d, name))
+    for name in journal.get("remove", []):
+        contained(d, name).unlink(missing_ok=True)
+    src = staging / MANIFEST
+    if src.exists():
+        os.replace(src, d / MANIFEST)
+    _fsync_dir(d)
+
+
+# --------------------------------------------------------------------------- durability
+_syncfs = None
+
+
+def _sync_filesystem(fd: int) -> None:
+    """Flush every written file of the file system holding ``fd``: one syncfs(2) call on Linux."""
+    global _syncfs
+    if _syncfs is None:
+        try:
+            _syncfs = ctypes.CDLL(None, use_errno=True).syncfs
+        except (OSError, AttributeError):
+            _syncfs = False
+    if _syncfs and _syncfs(fd) == 0:
+        return
+    os.sync()
+
+
+def _fsync_dir(d: Path) -> None:
+    fd = os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------- writing a set
+@dataclass
+class WriteResult:
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+def write_set(
+    files: dict[str, str],
+    directory: str | Path,
+    *,
+    complete: bool = True,
+    extra_stale: tuple[str, ...] = (),
+) -> WriteResult:
+    """Write a render set into DIR as one transaction (module docstring). Files whose content is already
+    on disk are not rewritten. With ``complete`` (every device rendered) the files of the previous set
+    that are not in this one are removed, and so are ``extra_stale`` names. Raises OutputError."""
+    d = Path(directory)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(d, f"cannot create the directory: {e.strerror}", e.errno or errno.EIO) from None
+    root = d.resolve()
+    names = {n: contained(d, n, root) for n in files}
+    with _locked(d, exclusive=True):
+        recover(d)
+        old = read_manifest(d)
+        res = WriteResult()
+        data = {n: t.encode("utf-8") for n, t in files.items()}
+        for n, p in names.items():
+            try:
+                same = p.read_bytes() == data[n]
+            except OSError:
+                same = False
+            if not same:
+                res.changed.append(n)
+        manifest = {} if complete else dict(old)
+        manifest.update({n: _sha(b) for n, b in data.items()})
+        if complete:
+            gone = [n for n in old if n not in files] + [n for n in extra_stale if n not in files]
+            res.removed = sorted({n for n in gone if (d / n).is_file()})
+            for n in res.removed:
+                contained(d, n, root)
+        if not res.changed and not res.removed and manifest == old:
+            return res
+        _transaction(d, {n: data[n] for n in res.changed}, res.removed, manifest, len(old) or len(files))
+        return res
+
+
+def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifest: dict, n_old: int) -> None:
+    staging = d / STAGING
+    try:
+        staging.mkdir()
+        for n, b in changed.items():
+            with open(staging / n, "xb") as fh:
+                fh.write(b)
+        (staging / MANIFEST).write_text(_manifest_text(manifest), encoding="utf-8")
+        journal = {"replace": sorted(changed), "remove": removed}
+        tmp = staging / (_JOURNAL + ".tmp")
+        tmp.write_text(json.dumps(journal), encoding="utf-8")
+        fd = os.open(staging, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            _sync_filesystem(fd)
+            os.replace(tmp, staging / _JOURNAL)  # the commit point
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        shutil.rmtree(staging, ignore_errors=True)
+        kept = "the previous files are unchanged" if n_old else "nothing was written"
+        raise OutputError(d, f"{e.strerror or e}; {kept}", e.errno or errno.EIO) from None
+    try:
+        _apply(d, journal)
+    except OSError as e:
+        raise OutputError(
+            d, f"render committed but not finished ({e.strerror}); run it again to finish", e.errno or errno.EIO
+        ) from None
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Write one file atomically (temp file + fsync + rename), e.g. a report."""
+    p = Path(path)
+    d = p.parent if str(p.parent) else Path(".")
+    target = contained(d, p.name)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".roceconf-tmp", dir=d)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as e:
+        raise OutputError(p, f"cannot write: {e.strerror or e}", e.errno or errno.EIO) from None
+    finally:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
