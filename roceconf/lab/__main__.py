@@ -22,6 +22,7 @@ import sys
 import threading
 from pathlib import Path
 
+from roceconf import outdir
 from roceconf.lab.device import HOST_PLATFORMS, PLATFORMS
 from roceconf.lab.server import Lab
 
@@ -62,14 +63,19 @@ def sniff_platform(path: Path, text: str) -> str | None:
     return None
 
 
+def _hidden(path: Path, top: Path) -> bool:
+    """Dot files and anything in a dot directory (a render's staging area) are not configs."""
+    return any(part.startswith(".") for part in path.relative_to(top).parts)
+
+
 def collect(configs: Path, overrides: dict[str, str]) -> list[tuple[str, str, str]]:
     """[(name, platform, text)] for every config file under ``configs``."""
     found: list[tuple[str, str, str]] = []
-    for path in sorted(configs.rglob("*")):
-        if not path.is_file() or path.name.startswith("."):
-            continue
+    with outdir.reading(configs):  # never a half-applied render set
+        paths = sorted(configs.rglob("*"))
+        texts = {p: p.read_text() for p in paths if p.is_file() and not _hidden(p, configs)}
+    for path, text in texts.items():
         name = path.stem
-        text = path.read_text()
         parent = path.parent.name if path.parent != configs else ""
         platform = (
             overrides.get(name) or (parent if parent in PLATFORMS else None) or sniff_platform(path, text)
