@@ -87,6 +87,14 @@ HARDENING_RULES: list[tuple[str, str, str, str, str]] = [
         "hundreds of copies of one message hide the others",
     ),
     (
+        "RC025",
+        "info",
+        "A roceconf default the platform's config cannot state",
+        "state the value in the intent to be warned (RC150) wherever it cannot be configured",
+        "defaults adapt to each platform: the device keeps its own default there; values the intent states "
+        "are never dropped silently (RC150)",
+    ),
+    (
         "RC024",
         "error",
         "Bad ASIC table value",

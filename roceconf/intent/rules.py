@@ -639,8 +639,12 @@ def _not_configured(fab: Fabric) -> None:
         # a value the intent does not spell out (a default) is reported at the device entry
         return loss.origin if loss.origin in fab.positions.values else fab.devices[device].path
 
-    for rid, path, message, _losses in messages(fabric_losses(fab), where):
+    for rid, path, message, losses in messages(fabric_losses(fab), where):
         r = RULES[rid]
+        if not any(x.origin in fab.positions.values for x in losses):
+            # only roceconf defaults the intent does not state: the device keeps its own (RC025, info)
+            r = RULES["RC025"]
+            message = f"roceconf default(s) not configured: {message}; the device keeps its own default"
         fab.diag(path, r.severity, r.id, message, r.hint)
 
 
