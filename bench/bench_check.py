@@ -1,4 +1,4 @@
-"""`roceconf check` on the realistic pod (328 devices, 2560 links). Target: under 5 s on a 2-core machine.
+"""`roceconf check` on the realistic pod (328 devices: 72 switches + 256 GPU hosts, 2560 links). Target: under 5 s on a 2-core machine.
 
 Measures the whole command as a user runs it (a fresh process: start-up, load and validate, desired states,
 every fabric check, headroom) and, in-process, where the time goes. On a shared machine the wall time of one run

@@ -1,4 +1,4 @@
-"""Time `roceconf plan` between two versions of the pod intent (328 devices, ~2900 interfaces).
+"""Time `roceconf plan` between two versions of the pod intent (328 devices: 72 switches + 256 GPU hosts, ~2900 interfaces).
 
 NEW lowers the ECN max of class roce (1500KB -> 1200KB) and the switch-port MTU (9214 -> 9100), which
 changes every switch (72 rendered diffs). Target: under 5 s on a 2-core machine, loading both intents included.
