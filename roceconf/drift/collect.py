@@ -287,7 +287,8 @@ def _retryable(e: BaseException) -> bool:
     return not ("auth" in low or "permission denied" in low or "401" in low)
 
 
-def _napalm_running(target: Target, driver: str, timeout: float) -> str:
+def napalm_call(target: Target, driver: str, timeout: float, call: Callable[[Any], Any]) -> Any:
+    """Open a napalm session to the target, run ``call(device)``, close it (closing errors are ignored)."""
     from napalm import get_network_driver
 
     optional: dict[str, Any] = {}
@@ -312,13 +313,20 @@ def _napalm_running(target: Target, driver: str, timeout: float) -> str:
     with timed(target.name, f"napalm {driver} open {target.host}:{target.port or 'default port'}", log):
         dev.open()
     try:
-        with timed(target.name, "napalm get_config(retrieve='running')", log):
-            cfg = dev.get_config(retrieve="running")
+        return call(dev)
     finally:
         try:
             dev.close()
         except Exception:  # noqa: BLE001 - closing a broken session must not mask the result
             pass
+
+
+def _napalm_running(target: Target, driver: str, timeout: float) -> str:
+    def running(dev: Any) -> Any:
+        with timed(target.name, "napalm get_config(retrieve='running')", log):
+            return dev.get_config(retrieve="running")
+
+    cfg = napalm_call(target, driver, timeout, running)
     text = cfg.get("running") or ""
     if not text.strip():
         raise CollectError("device returned an empty running configuration")

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from roceconf.lab import bom as lab_bom
 from roceconf.lab import tree
 from roceconf.lab.counters import LabCounters, PortProfile, Scenario, profiles, rdma_devices
 from roceconf.state import DeviceState
@@ -153,6 +154,8 @@ class Device:
         self.pending: dict[str, Any] = {}  # nvue pending revision
         self.revision = 1
         self.host_state: DeviceState | None = None
+        #: bill-of-materials facts the device answers with (model, OS version, NIC firmware, ...)
+        self.facts: dict[str, Any] = lab_bom.default_facts(platform, name)
         #: Pending commit-confirmed timers (cancelled on stop).
         self.timers: list[Any] = []
         #: The lab's event loop once the device is served (for commit-confirmed timers).

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from roceconf.lab import bom as lab_bom
 from roceconf.lab import tree
 from roceconf.lab.device import Device, deep_merge, deep_unset, junos_lines, nv_command_patch, nv_patch
 
@@ -339,19 +340,20 @@ class NxosShell(Shell):
 
     def _version(self) -> dict[str, Any]:
         up = int(time.time() - BOOT_TIME)
+        facts = self.device.facts
         return {
             "header_str": "Cisco Nexus Operating System (NX-OS) Software",
             "bios_ver_str": "05.47",
-            "kickstart_ver_str": NXOS_VERSION,
-            "nxos_ver_str": NXOS_VERSION,
-            "sys_ver_str": NXOS_VERSION,
+            "kickstart_ver_str": facts["version"],
+            "nxos_ver_str": facts["version"],
+            "sys_ver_str": facts["version"],
             "nxos_file_name": "bootflash:///nxos64-cs.10.3.4a.M.bin",
-            "chassis_id": NXOS_MODEL,
+            "chassis_id": f"{facts['model']} Chassis",
             "module_id": "32x400G QSFP-DD Ethernet Module",
             "cpu_name": "Intel(R) Xeon(R) CPU",
             "memory": 32000000,
             "mem_type": "kB",
-            "proc_board_id": f"LAB{abs(hash(self.device.name)) % 10**8:08d}",
+            "proc_board_id": facts["serial"],
             "host_name": self.host,
             "kern_uptm_days": up // 86400,
             "kern_uptm_hrs": up % 86400 // 3600,
@@ -367,10 +369,10 @@ class NxosShell(Shell):
             "TAC support: http://www.cisco.com/tac\n\n"
             "Software\n"
             f"  BIOS: version {v['bios_ver_str']}\n"
-            f"  NXOS: version {NXOS_VERSION}\n"
+            f"  NXOS: version {v['nxos_ver_str']}\n"
             f"  NXOS image file is: {v['nxos_file_name']}\n\n"
             "Hardware\n"
-            f'  cisco {NXOS_MODEL} ("Supervisor Module")\n'
+            f'  cisco {v["chassis_id"]}\n'
             f"  Processor Board ID {v['proc_board_id']}\n\n"
             f"  Device name: {self.host}\n\n"
             f"Kernel uptime is {v['kern_uptm_days']} day(s), {v['kern_uptm_hrs']} hour(s), "
@@ -602,15 +604,15 @@ class EosEngine:
             up = time.time() - BOOT_TIME
             data = {
                 "mfgName": "Arista",
-                "modelName": "DCS-7060DX5-64S",
+                "modelName": dev.facts["model"],
                 "hardwareRevision": "11.00",
-                "serialNumber": f"LAB{abs(hash(dev.name)) % 10**8:08d}",
+                "serialNumber": dev.facts["serial"],
                 "systemMacAddress": "00:1c:73:00:00:01",
                 "hwMacAddress": "00:1c:73:00:00:01",
                 "configMacAddress": "00:00:00:00:00:00",
-                "version": EOS_VERSION,
+                "version": dev.facts["version"],
                 "architecture": "x86_64",
-                "internalVersion": f"{EOS_VERSION}-lab",
+                "internalVersion": f"{dev.facts['version']}-lab",
                 "internalBuildId": "00000000-0000-0000-0000-000000000000",
                 "imageFormatVersion": "3.0",
                 "imageOptimization": "Default",
@@ -623,7 +625,7 @@ class EosEngine:
             data["_text"] = (
                 f"Arista {data['modelName']}\nHardware version: 11.00\n"
                 f"Serial number: {data['serialNumber']}\nSystem MAC address: 001c.7300.0001\n\n"
-                f"Software image version: {EOS_VERSION}\nArchitecture: x86_64\n"
+                f"Software image version: {data['version']}\nArchitecture: x86_64\n"
                 f"Uptime: {int(up)} seconds\nTotal memory: 16000000 kB\nFree memory: 8000000 kB\n"
             )
             return data
@@ -745,10 +747,7 @@ class JunosShell(Shell):
                 lines = [ln for ln in lines if ln == prefix or ln.startswith(prefix + " ")]
             return apply_pipes("\n".join(lines), filters)
         if cmd.startswith("show version"):
-            return (
-                f"Hostname: {self.host}\nModel: qfx5220-32cd\nJunos: 23.4R1.10\n"
-                "JUNOS OS Kernel 64-bit  [20231215.155400_builder_stable_13]\n"
-            )
+            return lab_bom.junos_show_version(dev, self.host)
         if cmd.startswith("show system commit"):
             with dev.lock:
                 n = len(dev.junos_history)
@@ -1063,7 +1062,7 @@ class SonicShell(LinuxShell):
             with dev.lock:
                 return dev.startup.rstrip("\n")
         if cmd.startswith("show version"):
-            return "SONiC Software Version: SONiC.202311.lab\nDistribution: Debian 12\nPlatform: x86_64-lab\nHwSKU: Lab-64x400G\n"
+            return lab_bom.sonic_show_version(dev)
         if words[:2] == ["config", "load"]:
             files = [w for w in words[2:] if not w.startswith("-")]
             paths = files[0].split(",") if files else ["/etc/sonic/config_db.json"]
@@ -1112,6 +1111,8 @@ class NvueShell(LinuxShell):
         words = cmd.split()
         if words[:1] != ["nv"]:
             return None
+        if words[1:4] == ["show", "system", "-o"] or words[1:3] == ["show", "system"] and len(words) == 3:
+            return lab_bom.nvue_show_system(dev, self.host)
         if words[1:3] == ["config", "show"] or words[1:3] == ["config", "diff"]:
             rev = "applied"
             for i, w in enumerate(words):
@@ -1275,6 +1276,10 @@ class HostShell(LinuxShell):
         m = re.fullmatch(r"(?:bash|sh)\s+(?:-\S+\s+)*(\S+)", cmd)
         if m:
             return self._run_script(plat, m.group(1))
+        with self.device.lock:
+            bom_out = lab_bom.host_answer(self.device, cmd)
+        if bom_out is not None:
+            return bom_out
         simulate = plat.simulate
         if simulate is None:
             return None

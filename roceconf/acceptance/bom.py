@@ -1,0 +1,256 @@
+"""Bill of materials: what the acceptance result was measured on, and what changed since.
+
+``collect`` reads every device of the inventory (same targets, credentials, workers and timeouts as drift):
+switch model, OS and version; host kernel, NIC driver and firmware, rdma-core / OFED, NCCL, GPU driver and CUDA
+(the commands are in each platform's ``bom.py``), plus the SHA-256 of the config roceconf renders for the device
+from the intent. ``record`` stores an accepted verdict with its BOM; ``stale`` lists every difference between a
+baseline and the fabric now as a finding that asks for the acceptance test to be re-run.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import importlib
+import json
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from roceconf import platforms
+from roceconf.desired import desired_state
+from roceconf.drift.collect import (
+    CollectError,
+    Target,
+    _netmiko_many,
+    _probe,
+    _reason,
+    close_quietly,
+    load_inventory,
+    napalm_call,
+    netmiko_connect,
+)
+from roceconf.intent import Fabric
+from roceconf.names import natural_key
+from roceconf.platforms.base import split_outputs
+from roceconf.render import render_state
+
+FORMAT_VERSION = 1
+#: rule of a baseline finding: the BOM or config changed since the accepted acceptance test
+RULE_STALE = "RC400"
+#: a device of the baseline cannot be compared (unreadable now, or new / gone)
+RULE_UNVERIFIED = "RC413"
+
+
+def _module(platform: str) -> Any:
+    return importlib.import_module(f"roceconf.platforms.{platform.replace('-', '_')}.bom")
+
+
+def config_hash(fab: Fabric, name: str) -> str:
+    """SHA-256 of the config roceconf renders for the device from the intent."""
+    text = render_state(desired_state(fab.devices[name]))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def read_device(target: Target, fab: Fabric, name: str, timeout: float) -> dict[str, Any]:
+    """The BOM facts of one live device. Raises CollectError with a reason that is safe to show."""
+    dev = fab.devices[name]
+    mod = _module(dev.platform)
+    plat = platforms.get(dev.platform)
+    if not target.username or not target.password:
+        raise CollectError("no credentials: set ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user", retry=False)
+    _probe(target, timeout)
+    try:
+        if mod.METHOD == "host":
+            state = desired_state(dev)
+            cmds = mod.commands(state)
+            text = _netmiko_many(target, "linux", cmds, timeout)
+            outputs = {cmd: out for cmd, _line, out in split_outputs(text)}
+            return mod.parse(outputs, state)
+        if mod.METHOD == "napalm-facts":
+            facts = napalm_call(target, plat.napalm_driver, timeout, lambda d: d.get_facts())
+            return mod.parse_facts(facts)
+        conn = netmiko_connect(target, plat.netmiko_device_type, timeout)
+        try:
+            outputs = {cmd: conn.send_command(cmd, read_timeout=timeout) for cmd in mod.COMMANDS}
+        finally:
+            close_quietly(conn)
+        return mod.parse(outputs)
+    except CollectError:
+        raise
+    except Exception as e:  # noqa: BLE001 - every napalm/netmiko error is an unreadable device
+        raise CollectError(_reason(target, e)) from None
+
+
+def collect(
+    fab: Fabric,
+    inventory: str | Path,
+    *,
+    workers: int = 8,
+    timeout: float = 10.0,
+    credentials: tuple[str, str] | None = None,
+    device: str | None = None,
+) -> dict[str, Any]:
+    """The BOM of every device of the intent, read live. Unreadable devices are recorded with the reason."""
+    targets = load_inventory(inventory)
+    if credentials is not None:
+        for t in targets.values():
+            t.username, t.password = credentials
+    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
+
+    def one(name: str) -> dict[str, Any]:
+        entry: dict[str, Any] = {"platform": fab.devices[name].platform, "config_sha256": config_hash(fab, name)}
+        target = targets.get(name)
+        if target is None:
+            entry.update(status="unknown", reason="not in the inventory", facts=None)
+            return entry
+        try:
+            entry.update(status="read", reason=None, facts=read_device(target, fab, name, timeout))
+        except CollectError as e:
+            entry.update(status="unknown", reason=str(e), facts=None)
+        return entry
+
+    with cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-bom") as pool:
+        results = dict(zip(names, pool.map(one, names), strict=True))
+    return {
+        "format_version": FORMAT_VERSION,
+        "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "intent": fab.file,
+        "fabric": fab.intent.fabric,
+        "devices": results,
+    }
+
+
+def offline(fab: Fabric) -> dict[str, Any]:
+    """A BOM of the rendered-config hashes only (for audits of saved configs, where no device is read)."""
+    return {
+        "format_version": FORMAT_VERSION,
+        "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "intent": fab.file,
+        "fabric": fab.intent.fabric,
+        "devices": {
+            n: {"platform": fab.devices[n].platform, "config_sha256": config_hash(fab, n), "status": "offline",
+                "reason": None, "facts": None}
+            for n in sorted(fab.devices, key=natural_key)
+        },
+    }
+
+
+# --------------------------------------------------------------------------------------------- baseline
+@dataclass
+class BaselineFinding:
+    rule: str
+    severity: str  # "warning"
+    device: str
+    component: str  # e.g. "eth0 firmware", "config", "version"
+    baseline: Any
+    now: Any
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class BaselineError(ValueError):
+    """A baseline or BOM file that cannot be used; the message names the file."""
+
+
+def load_json(path: str | Path, what: str) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise BaselineError(f"{p}: cannot read the {what}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise BaselineError(f"{p}:{getattr(e, 'lineno', 1)}: not a JSON {what}: {str(e)[:120]}") from None
+    if not isinstance(data, dict):
+        raise BaselineError(f"{p}:1: not a {what} (a JSON object is expected)")
+    return data
+
+
+def record(verdict: dict[str, Any], bom: dict[str, Any], *, force: bool = False) -> dict[str, Any]:
+    """The acceptance baseline: the verdict that passed and the BOM it was measured on."""
+    if not isinstance(bom.get("devices"), dict):
+        raise BaselineError("the BOM has no 'devices' (write it with `roceconf bom`)")
+    if "passed" not in verdict or "tests" not in verdict:
+        raise BaselineError("the verdict has no 'passed'/'tests' (write it with `roceconf acceptance verdict --format json`)")
+    if not verdict["passed"] and not force:
+        raise BaselineError("the verdict did not pass: a failed acceptance test is no baseline (--force records it anyway)")
+    unread = sorted(n for n, d in bom["devices"].items() if isinstance(d, dict) and d.get("status") != "read")
+    if unread and not force:
+        raise BaselineError(f"the BOM has unread devices ({', '.join(unread[:5])}): re-run `roceconf bom`")
+    return {
+        "format_version": FORMAT_VERSION,
+        "recorded_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "verdict": {k: verdict.get(k) for k in ("plan", "traffic_class", "passed", "summary", "generated_at")},
+        "bom": bom,
+    }
+
+
+def _flat(facts: Any, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if isinstance(facts, dict):
+        for k, v in facts.items():
+            key = f"{prefix} {k}".strip() if prefix else str(k)
+            if isinstance(v, dict):
+                out.update(_flat(v, key))
+            else:
+                out[key] = v
+    return out
+
+
+def stale(baseline: dict[str, Any], now: dict[str, Any]) -> list[BaselineFinding]:
+    """Every BOM or config difference between an accepted baseline and the fabric now."""
+    base_devs = (baseline.get("bom") or {}).get("devices")
+    if not isinstance(base_devs, dict):
+        raise BaselineError("the baseline has no bom.devices (write it with `roceconf acceptance record`)")
+    now_devs = now.get("devices") or {}
+    out: list[BaselineFinding] = []
+    rerun = "re-run the acceptance test"
+    for name in sorted(set(base_devs) | set(now_devs), key=natural_key):
+        b, n = base_devs.get(name), now_devs.get(name)
+        if not isinstance(b, dict):
+            out.append(BaselineFinding(RULE_STALE, "warning", name, "device", None, "added",
+                                       f"acceptance baseline is stale: {name} was not part of the accepted fabric; {rerun}"))
+            continue
+        if not isinstance(n, dict):
+            out.append(BaselineFinding(RULE_STALE, "warning", name, "device", "present", None,
+                                       f"acceptance baseline is stale: {name} is no longer in the intent; {rerun}"))
+            continue
+        if b.get("config_sha256") != n.get("config_sha256"):
+            out.append(BaselineFinding(RULE_STALE, "warning", name, "config", b.get("config_sha256"), n.get("config_sha256"),
+                                       f"acceptance baseline is stale: {name} rendered config changed since the accepted test "
+                                       f"(intent change); {rerun}"))
+        if n.get("status") == "offline":
+            continue
+        if n.get("status") != "read":
+            out.append(BaselineFinding(RULE_UNVERIFIED, "warning", name, "bom", "read", None,
+                                       f"acceptance baseline cannot be checked on {name}: {n.get('reason') or 'not read'}"))
+            continue
+        fb, fn = _flat(b.get("facts")), _flat(n.get("facts"))
+        nics = {**((b.get("facts") or {}).get("nics") or {}), **((n.get("facts") or {}).get("nics") or {})}
+        for key in sorted(set(fb) | set(fn)):
+            if key == "kind" or fb.get(key) == fn.get(key):
+                continue
+            what = key
+            if key.startswith("nics "):
+                _, netdev, field_ = key.split(" ", 2)
+                rdma = (nics.get(netdev) or {}).get("rdma_device")
+                what = f"{rdma or netdev} {field_}"
+            out.append(BaselineFinding(RULE_STALE, "warning", name, what, fb.get(key), fn.get(key),
+                                       f"acceptance baseline is stale: {name} {what} {fb.get(key)} -> {fn.get(key)}; {rerun}"))
+    return out
+
+
+__all__ = [
+    "BaselineError",
+    "BaselineFinding",
+    "collect",
+    "config_hash",
+    "load_json",
+    "offline",
+    "read_device",
+    "record",
+    "stale",
+]
