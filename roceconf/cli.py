@@ -319,6 +319,11 @@ def parse(platform_name: str, file: str, fmt: str | None, output: str | None) ->
     type=click.Path(file_okay=False),
     help="Also save what was read from each device into DIR/<device>.<ext> (a baseline for --configs).",
 )
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False),
+    help="Acceptance baseline (acceptance record): report every BOM or config change since the accepted test.",
+)
 @guarded
 def drift(
     intent: str,
@@ -331,8 +336,10 @@ def drift(
     timeout: float,
     retries: int,
     save_configs: str | None,
+    baseline: str | None,
 ) -> None:
-    """Audit devices against the intent. Exit 0 in sync, 1 drift, 2 invalid input, 3 some device unknown."""
+    """Audit devices against the intent. Exit 0 in sync, 1 drift (or a stale acceptance baseline), 2 invalid
+    input, 3 some device unknown."""
     from roceconf.compile import load_valid
     from roceconf.drift.audit import audit
     from roceconf.drift.collect import CollectError
@@ -344,6 +351,15 @@ def drift(
         click.echo("error: give exactly one of --inventory FILE or --configs DIR", err=True)
         sys.exit(EXIT_INVALID)
     fab = load_valid(intent)
+    accepted = None
+    if baseline is not None:
+        from roceconf.acceptance.bom import BaselineError, load_baseline
+
+        try:
+            accepted = load_baseline(baseline)
+        except BaselineError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_INVALID)
     try:
         with _progress() as progress:
             report = audit(
@@ -356,6 +372,12 @@ def drift(
                 retries=retries,
                 progress=progress,
                 save_dir=save_configs,
+            )
+        if accepted is not None:
+            from roceconf.acceptance.bom import check_baseline
+
+            report.baseline = check_baseline(
+                fab, accepted, baseline or "", inventory=inventory, workers=workers, timeout=timeout
             )
     except CollectError as e:
         click.echo(f"error: {e}", err=True)
@@ -713,6 +735,13 @@ def headroom_cmd(
     else:
         _emit(to_data(headroom_json(fab, reports, small_packet_percent), fmt), output)
     sys.exit(EXIT_FINDINGS if any(r.margin is not None and r.margin < 0 for r in reports) else EXIT_OK)
+
+
+# ----------------------------------------------------------------------------------------- acceptance
+from roceconf.cli_acceptance import acceptance, bom  # noqa: E402 - the commands use the helpers above
+
+main.add_command(acceptance)
+main.add_command(bom)
 
 
 def _name_envvars(group: click.Group) -> None:

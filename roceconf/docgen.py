@@ -45,6 +45,9 @@ def schemas() -> dict[str, dict[str, Any]]:
         pass
     else:
         out["plan.schema.json"] = plan_json_schema()
+    from roceconf.acceptance.report import verdict_json_schema
+
+    out["acceptance-verdict.schema.json"] = verdict_json_schema()
     return out
 
 
@@ -250,6 +253,7 @@ def intent_markdown() -> str:
 
 
 def rules_markdown() -> str:
+    import roceconf.acceptance  # noqa: F401 - registers the RC4xx acceptance rules
     import roceconf.fabric  # noqa: F401 - registers the RC2xx fabric-check rules
     import roceconf.health  # noqa: F401 - registers the RC3xx health rules
     from roceconf.intent.rules import RULES

@@ -246,11 +246,45 @@ def stale(baseline: dict[str, Any], now: dict[str, Any]) -> list[BaselineFinding
 __all__ = [
     "BaselineError",
     "BaselineFinding",
+    "check_baseline",
     "collect",
     "config_hash",
+    "load_baseline",
     "load_json",
     "offline",
     "read_device",
     "record",
     "stale",
 ]
+
+
+def load_baseline(path: str | Path) -> dict[str, Any]:
+    """An acceptance baseline file (``acceptance record``), checked before anything is read."""
+    data = load_json(path, "acceptance baseline")
+    if not isinstance((data.get("bom") or {}).get("devices"), dict):
+        raise BaselineError(f"{path}:1: not an acceptance baseline (no bom.devices; write it with `roceconf acceptance record`)")
+    return data
+
+
+def check_baseline(
+    fab: Fabric,
+    baseline: dict[str, Any],
+    file: str,
+    *,
+    inventory: str | Path | None = None,
+    workers: int = 8,
+    timeout: float = 10.0,
+    credentials: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """The ``baseline`` block of a drift report: every change since the accepted test (live BOM with an
+    inventory; rendered-config hashes only for saved configs)."""
+    now = (
+        collect(fab, inventory, workers=workers, timeout=timeout, credentials=credentials)
+        if inventory is not None
+        else offline(fab)
+    )
+    return {
+        "file": file,
+        "recorded_at": baseline.get("recorded_at"),
+        "findings": [f.to_dict() for f in stale(baseline, now)],
+    }

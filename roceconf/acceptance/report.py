@@ -58,11 +58,17 @@ class VerdictModel(_R):
 
 
 def verdict_json_schema() -> dict[str, Any]:
-    return VerdictModel.model_json_schema()
+    s = VerdictModel.model_json_schema()
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    s["$id"] = "https://roceconf.dev/schemas/acceptance-verdict.schema.json"
+    s["title"] = "roceconf acceptance verdict"
+    return s
 
 
 def to_json(v: Verdict) -> str:
-    return json.dumps(v.to_dict(), indent=2) + "\n"
+    data = v.to_dict()
+    VerdictModel.model_validate(data)  # the output always matches its published schema
+    return json.dumps(data, indent=2) + "\n"
 
 
 def to_text(v: Verdict) -> str:

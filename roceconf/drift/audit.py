@@ -75,6 +75,8 @@ class DriftReport:
     source: str
     generated_at: str
     devices: list[DeviceResult]
+    #: acceptance-baseline check (``drift --baseline``): recorded_at and findings; None when not asked for
+    baseline: dict[str, Any] | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -95,8 +97,11 @@ class DriftReport:
 
     @property
     def exit_code(self) -> int:
-        """0 in sync, 1 drift found, 3 some device could not be audited and nothing drifted elsewhere."""
+        """0 in sync, 1 drift found (or the acceptance baseline is stale), 3 some device could not be audited
+        and nothing drifted elsewhere."""
         if any(d.status == "drift" for d in self.devices):
+            return 1
+        if self.baseline and any(f["rule"] == "RC400" for f in self.baseline["findings"]):
             return 1
         if any(d.status == "unknown" for d in self.devices):
             return 3
@@ -111,6 +116,7 @@ class DriftReport:
             "summary": self.counts,
             "exit_code": self.exit_code,
             "devices": [d.to_dict() for d in self.devices],
+            **({"baseline": self.baseline} if self.baseline is not None else {}),
         }
 
 

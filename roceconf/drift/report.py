@@ -73,6 +73,24 @@ class SummaryModel(_R):
     info: int
 
 
+class BaselineFindingModel(_R):
+    rule: Literal["RC400", "RC413"]
+    severity: Literal["warning"]
+    device: str
+    component: str
+    baseline: Any
+    now: Any
+    message: str
+
+
+class BaselineModel(_R):
+    """`drift --baseline`: what changed since the accepted acceptance test."""
+
+    file: str
+    recorded_at: str | None
+    findings: list[BaselineFindingModel]
+
+
 class ReportModel(_R):
     """roceconf drift report (`roceconf drift --format json`)."""
 
@@ -83,6 +101,7 @@ class ReportModel(_R):
     summary: SummaryModel
     exit_code: Literal[0, 1, 3]
     devices: list[DeviceModel]
+    baseline: BaselineModel | None = None
 
 
 def report_json_schema() -> dict[str, Any]:
@@ -150,6 +169,16 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
                     con.print(f"    {line}", markup=False, highlight=False)
             for note in r.manual:
                 con.print(f"    by hand: {note}", markup=False, highlight=False)
+    if report.baseline is not None:
+        found = report.baseline["findings"]
+        con.print()
+        con.print(
+            f"[bold]acceptance baseline[/bold] {report.baseline['file']} "
+            f"(recorded {report.baseline['recorded_at']}): "
+            + (f"[{_STYLE['warning']}]{len(found)} change(s)[/]" if found else "[green]unchanged[/]")
+        )
+        for f in found:
+            con.print(f"  warning[{f['rule']}]: {f['message']}", markup=False, highlight=False)
     con.print()
     con.print(
         f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
@@ -220,6 +249,18 @@ def to_junit(report: DriftReport) -> str:
         suite.set("tests", str(tests))
         suite.set("failures", str(failures))
         suite.set("errors", str(errors))
+    if report.baseline is not None:
+        suite = ET.SubElement(suites, "testsuite", name="acceptance-baseline")
+        by_dev: dict[str, list[str]] = {}
+        for f in report.baseline["findings"]:
+            by_dev.setdefault(f["device"], []).append(f"[{f['rule']}] {f['message']}")
+        for d in report.devices:
+            case = ET.SubElement(suite, "testcase", classname="roceconf.baseline", name=d.device)
+            if d.device in by_dev:
+                fail = ET.SubElement(case, "failure", message=by_dev[d.device][0], type="stale-baseline")
+                fail.text = "\n".join(by_dev[d.device])
+        suite.set("tests", str(len(report.devices)))
+        suite.set("failures", str(len(by_dev)))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
@@ -277,6 +318,10 @@ def to_markdown(report: DriftReport) -> str:
                 *[f"- by hand: {_md(note)}" for note in r.manual],
                 "</details>",
             ]
+    if report.baseline is not None:
+        found = report.baseline["findings"]
+        out += ["", f"### Acceptance baseline (recorded {report.baseline['recorded_at']})", ""]
+        out += [f"- {f['rule']}: {_md(f['message'])}" for f in found] or ["Unchanged since the accepted test."]
     return "\n".join(out) + "\n"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 #: every format name any command accepts, in the order the help lists them
-FORMATS = ("text", "json", "yaml", "junit", "markdown", "sarif", "github", "prometheus")
+FORMATS = ("text", "json", "yaml", "junit", "markdown", "sarif", "github", "prometheus", "shell")
 
 #: commands whose result is a list of positioned findings (validate, check)
 _FINDINGS = ("text", "json", "yaml", "junit", "markdown", "sarif", "github")
@@ -30,6 +30,9 @@ COMMAND_FORMATS: dict[str, tuple[str, ...]] = {
     "headroom": ("text", "json", "yaml"),
     "expand": ("yaml", "json"),
     "parse": ("json", "yaml"),
+    "acceptance-plan": ("text", "json", "yaml", "markdown", "shell"),
+    "acceptance-verdict": ("text", "json", "yaml", "junit", "markdown"),
+    "bom": ("json", "yaml", "text"),
 }
 
 

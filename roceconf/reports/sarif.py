@@ -27,7 +27,9 @@ SRCROOT = "%SRCROOT%"
 
 
 def catalogue() -> list[Any]:
-    """Every rule, sorted by ID (importing the fabric checks and health register the RC2xx / RC3xx rules)."""
+    """Every rule, sorted by ID (importing the fabric checks, health and acceptance registers the RC2xx / RC3xx /
+    RC4xx rules)."""
+    import roceconf.acceptance  # noqa: F401
     import roceconf.fabric  # noqa: F401
     import roceconf.health  # noqa: F401
     from roceconf.intent.rules import RULES

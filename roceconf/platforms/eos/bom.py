@@ -32,8 +32,8 @@ def parse(outputs: dict[str, str]) -> dict[str, Any]:
         data = json.loads(text or "{}")
     except ValueError:
         model = re.search(r"^Arista\s+(\S+)", text, re.M)
-        serial = re.search(r"^Serial number:\s*(\S+)", text, re.M)
-        ver = re.search(r"^Software image version:\s*(\S+)", text, re.M)
+        serial = re.search(r"^Serial number:[ \t]*(\S+)", text, re.M)
+        ver = re.search(r"^Software image version:[ \t]*(\S+)", text, re.M)
         data = {
             "modelName": model.group(1) if model else None,
             "serialNumber": serial.group(1) if serial else None,

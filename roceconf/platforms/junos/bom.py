@@ -12,9 +12,9 @@ COMMANDS = ["show version"]
 
 def parse(outputs: dict[str, str]) -> dict[str, Any]:
     text = outputs.get("show version", "")
-    model = re.search(r"^Model:\s*(\S+)", text, re.M)
-    ver = re.search(r"^Junos:\s*(\S+)", text, re.M) or re.search(r"JUNOS .*?\[(\S+)\]", text)
-    serial = re.search(r"^Serial Number:\s*(\S+)", text, re.M)
+    model = re.search(r"^Model:[ \t]*(\S+)", text, re.M)
+    ver = re.search(r"^Junos:[ \t]*(\S+)", text, re.M) or re.search(r"JUNOS .*?\[(\S+)\]", text)
+    serial = re.search(r"^Serial Number:[ \t]*(\S+)", text, re.M)
     return {
         "kind": "switch",
         "vendor": "Juniper",

@@ -11,7 +11,7 @@ COMMANDS = ["show version"]
 
 
 def _field(text: str, name: str) -> str | None:
-    m = re.search(rf"^{re.escape(name)}:\s*(.+?)\s*$", text, re.M)
+    m = re.search(rf"^{re.escape(name)}:[ \t]*(.*?)[ \t]*$", text, re.M)
     return m.group(1) if m and m.group(1) not in ("", "N/A") else None
 
 
