@@ -738,10 +738,9 @@ def headroom_cmd(
 
 
 # ----------------------------------------------------------------------------------------- acceptance
-from roceconf.cli_acceptance import acceptance, bom  # noqa: E402 - the commands use the helpers above
+from roceconf.cli_acceptance import register as _register_acceptance  # noqa: E402
 
-main.add_command(acceptance)
-main.add_command(bom)
+_register_acceptance(main, guarded=guarded, format_option=_format_option, output_option=_output_option, emit=_emit)
 
 
 def _name_envvars(group: click.Group) -> None:

@@ -17,6 +17,11 @@ from roceconf.acceptance.plan import AcceptancePlan, PerftestCase
 _q = shlex.quote
 
 
+def _sq(value: str) -> str:
+    """Always single-quoted (shlex.quote leaves '=mlx5_0:1' bare, which reads as '==' after an assignment)."""
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
 def _size(n: int) -> str:
     for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
@@ -119,9 +124,9 @@ def nccl_env_script(plan: AcceptancePlan) -> str:
     cases = []
     for host, nics in plan.hosts.items():
         cases.append(
-            f"  {_q(host)}) export NCCL_IB_HCA={_q(plan.hca_list(host))} "
-            f"NCCL_SOCKET_IFNAME={_q(plan.socket_ifname(host))} "
-            f"FIRST_HCA={_q(nics[0].rdma_device)} FIRST_IF={_q(nics[0].netdev)} ;;"
+            f"  {_q(host)}) export NCCL_IB_HCA={_sq(plan.hca_list(host))} "
+            f"NCCL_SOCKET_IFNAME={_sq(plan.socket_ifname(host))} "
+            f"FIRST_HCA={_sq(nics[0].rdma_device)} FIRST_IF={_sq(nics[0].netdev)} ;;"
         )
     return _NCCL_ENV.format(cases="\n".join(cases), tos=plan.traffic_class)
 

@@ -118,6 +118,8 @@ class _Judge:
 
     # ------------------------------------------------------------------ checks shared by every result
     def common(self, test: str, r: Result, want_hcas: list[str] | None) -> None:
+        if r.network and r.network.lower() == "socket":
+            self.add("RC411", "fail", test, "NCCL ran over TCP sockets, not RDMA: the RoCE path was not measured", r.file)
         if r.error:
             self.add("RC409", "fail", test, f"{Path(r.file).name}: {r.error}", r.file)
             return
