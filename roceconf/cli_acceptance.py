@@ -47,7 +47,7 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
     @acceptance.command("plan")
     @click.argument("intent", type=click.Path(dir_okay=False))
     @click.option("--hosts", default=None, help="Only hosts whose name matches this glob (e.g. 'gpu00[1-4]*').")
-    @_format_option("acceptance-plan")
+    @_format_option("acceptance plan")
     @_output_option("plan")
     @click.option(
         "--launcher", type=click.Choice(["mpirun", "slurm"]), default="mpirun", show_default=True,
@@ -75,7 +75,7 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
         from roceconf.compile import load_valid
         from roceconf.reports import resolve_format, to_data
 
-        fmt = resolve_format("acceptance-plan", fmt)
+        fmt = resolve_format("acceptance plan", fmt)
         th = Thresholds(perftest_share=perftest_share)
         if nccl_share is not None:
             th = Thresholds(perftest_share=perftest_share, nccl_share=dict.fromkeys(COLLECTIVES, nccl_share))
@@ -104,7 +104,7 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
     @acceptance.command("verdict")
     @click.argument("results", nargs=-1, required=True, type=click.Path())
     @click.option("--plan", "plan_file", type=click.Path(dir_okay=False), help="The plan (acceptance plan --format json).")
-    @_format_option("acceptance-verdict")
+    @_format_option("acceptance verdict")
     @_output_option("verdict")
     @guarded
     def verdict_cmd(results: tuple[str, ...], plan_file: str | None, fmt: str | None, output: str | None) -> None:
@@ -114,7 +114,7 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
         from roceconf.acceptance.verdict import judge
         from roceconf.reports import resolve_format, to_data
 
-        fmt = resolve_format("acceptance-verdict", fmt)
+        fmt = resolve_format("acceptance verdict", fmt)
         plan = None
         if plan_file:
             from roceconf.acceptance.bom import BaselineError, load_json

@@ -30,8 +30,8 @@ COMMAND_FORMATS: dict[str, tuple[str, ...]] = {
     "headroom": ("text", "json", "yaml"),
     "expand": ("yaml", "json"),
     "parse": ("json", "yaml"),
-    "acceptance-plan": ("text", "json", "yaml", "markdown", "shell"),
-    "acceptance-verdict": ("text", "json", "yaml", "junit", "markdown"),
+    "acceptance plan": ("text", "json", "yaml", "markdown", "shell"),
+    "acceptance verdict": ("text", "json", "yaml", "junit", "markdown"),
     "bom": ("json", "yaml", "text"),
 }
 

@@ -191,3 +191,18 @@ def test_unreadable_device_is_unknown(live, tmp_path: Path) -> None:
     data = json.loads(res.stdout)
     assert data["devices"]["gpu2"]["status"] == "unknown" and "refused" in data["devices"]["gpu2"]["reason"]
     assert all(d["status"] == "read" for n, d in data["devices"].items() if n != "gpu2")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "driver", "version", "firmware", "bus"),
+    [
+        ("netdev-cx6dx-ethtool-i.txt", "mlx5_core", "5.0-0", "22.28.1002", "0000:07:00.1"),
+        ("netdev-cx4-ethtool-i.txt", "mlx5_core", "6.14.0-63.fc42.x86_64", "14.32.1900", "0000:c1:00.0"),
+    ],
+)
+def test_recorded_ethtool_i(fixture: str, driver: str, version: str, firmware: str, bus: str) -> None:
+    """Without devlink and sysfs answers, the firmware is ethtool's version word (not its PSID suffix)."""
+    raw = (ROOT / "tests" / "fixtures" / "connectx" / "bom" / fixture).read_text()
+    state = DeviceState(platform="connectx", interfaces={"eth0": Interface(rdma=NicRdma(device="mlx5_0"))})
+    nic = host_parse({"ethtool -i eth0": raw}, state)["nics"]["eth0"]
+    assert (nic["driver"], nic["driver_version"], nic["firmware"], nic["bus"]) == (driver, version, firmware, bus)
