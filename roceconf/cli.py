@@ -21,7 +21,9 @@ EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
-    for d in diags:
+    from roceconf.diagnostics import capped
+
+    for d in capped(diags):
         click.echo(d.format(), err=err)
 
 

@@ -18,7 +18,6 @@ MAX_DEVICES = 65_536
 MAX_PORTS = 4_096
 #: Links in one intent, after expanding patterns and tables. RC022.
 MAX_LINKS = 1_000_000
-#: Longest message of one diagnostic (values in it are truncated first, see roceconf.names.excerpt).
-MAX_MESSAGE_CHARS = 400
-#: Diagnostics of one rule shown in text before the rest are summarised in one line (RC023).
-MAX_SAME_RULE = 20
+#: Longest message of one diagnostic (values in it are truncated first, see roceconf.names.excerpt), and
+#: diagnostics of one rule shown in text before the rest are summarised in one line (RC023).
+from roceconf.diagnostics import MAX_MESSAGE_CHARS, MAX_SAME_RULE  # noqa: E402,F401

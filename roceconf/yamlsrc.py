@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from roceconf import limits
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 
 Path_ = tuple[str | int, ...]
@@ -41,8 +43,38 @@ class _TagFound(Exception):
         self.path, self.tag = path, tag
 
 
-def _walk(node: Any, path: Path_, pos: Positions) -> Any:
+class _TooBig(Exception):
+    def __init__(self, path: Path_, code: str, message: str):
+        self.path, self.code, self.message = path, code, message
+
+
+class _Budget:
+    """Counts what aliases repeat and how deep the document nests (limits RC020, RC021)."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.aliased = 0
+
+
+def _walk(
+    node: Any, path: Path_, pos: Positions, budget: _Budget | None = None, in_alias: bool = False
+) -> Any:
     """Convert ruamel nodes to plain Python, recording positions. Explicit YAML tags are refused."""
+    budget = budget or _Budget()
+    if len(path) > limits.MAX_DEPTH:
+        raise _TooBig(path, "RC021", f"YAML nested deeper than {limits.MAX_DEPTH} levels")
+    if isinstance(node, CommentedMap | CommentedSeq):
+        if id(node) in budget.seen:
+            in_alias = True  # the same object again: an alias (*name) repeats it
+        budget.seen.add(id(node))
+    if in_alias:
+        budget.aliased += 1
+        if budget.aliased > limits.MAX_ALIAS_NODES:
+            raise _TooBig(
+                path,
+                "RC020",
+                f"YAML aliases repeat more than {limits.MAX_ALIAS_NODES} values (an alias bomb?)",
+            )
     tag = getattr(getattr(node, "tag", None), "value", None)
     if tag and isinstance(node, TaggedScalar | CommentedMap | CommentedSeq):
         raise _TagFound(path, str(tag))
@@ -55,7 +87,7 @@ def _walk(node: Any, path: Path_, pos: Positions) -> Any:
                 pos.values[path + (k,)] = (vl + 1, vc + 1)
             except (KeyError, TypeError, IndexError):
                 pass
-            out[k] = _walk(node[k], path + (k,), pos)
+            out[k] = _walk(node[k], path + (k,), pos, budget, in_alias)
         return out
     if isinstance(node, CommentedSeq):
         items = []
@@ -65,7 +97,7 @@ def _walk(node: Any, path: Path_, pos: Positions) -> Any:
                 pos.values[path + (i,)] = (ln + 1, cn + 1)
             except (KeyError, TypeError, IndexError):
                 pass
-            items.append(_walk(v, path + (i,), pos))
+            items.append(_walk(v, path + (i,), pos, budget, in_alias))
         return items
     if isinstance(node, str):
         return str(node)
@@ -82,12 +114,46 @@ def _fail(file: str, line: int, col: int, code: str, message: str, hint: str) ->
 _TAG_HINT = "remove the !tag; intents are plain YAML (safe loading only)"
 
 
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _flow_too_deep(text: str) -> int | None:
+    """Offset where flow collections ('[', '{') nest deeper than the limit, found before the parser recurses
+    into them (brackets inside quoted strings count too: they balance, so they only loosen the bound)."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > limits.MAX_DEPTH:
+                return m.start()
+        elif depth:
+            depth -= 1
+    return None
+
+
 def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
+    if len(text) > limits.MAX_YAML_BYTES:
+        raise _fail(
+            file,
+            1,
+            1,
+            "RC019",
+            f"the file has {len(text)} characters; the limit is {limits.MAX_YAML_BYTES}",
+            "",
+        )
+    text = text.removeprefix("\ufeff")
+    deep = _flow_too_deep(text)
+    if deep is not None:
+        line = text.count("\n", 0, deep) + 1
+        col = deep - (text.rfind("\n", 0, deep) + 1) + 1
+        raise _fail(file, line, col, "RC021", f"YAML nested deeper than {limits.MAX_DEPTH} levels", "")
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
     pos = Positions(file)
     try:
         data = yaml.load(text)
+    except RecursionError:
+        raise _fail(file, 1, 1, "RC021", f"YAML nested deeper than {limits.MAX_DEPTH} levels", "") from None
     except (DuplicateKeyError, MarkedYAMLError) as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -117,6 +183,11 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
         raise _fail(file, 1, 1, "RC001", f"YAML error: {_one_line(str(e))}", "") from None
     try:
         plain = _walk(data, (), pos)
+    except _TooBig as e:
+        line, col = pos.of(e.path)
+        raise _fail(file, line, col, e.code, e.message, "") from None
+    except RecursionError:
+        raise _fail(file, 1, 1, "RC021", f"YAML nested deeper than {limits.MAX_DEPTH} levels", "") from None
     except _TagFound as e:
         line, col = pos.of(e.path)
         raise _fail(file, line, col, "RC001", f"YAML tags are not allowed: {e.tag}", _TAG_HINT) from None
@@ -125,15 +196,38 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
     return plain, pos
 
 
-def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:
+def read_text_file(path: str | Path, max_bytes: int = limits.MAX_YAML_BYTES) -> str:
+    """A UTF-8 text file (a BOM is accepted) as str, or DiagnosticError with a one-line reason
+    (missing, a directory, unreadable, too large, not UTF-8 text)."""
     p = Path(path)
+    file = str(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if p.is_dir():
+            raise _fail(file, 1, 1, "RC000", "is a directory, not a file", "")
+        size = p.stat().st_size
+        if size > max_bytes:
+            raise _fail(file, 1, 1, "RC019", f"the file is {size} bytes; the limit is {max_bytes}", "")
+        data = p.read_bytes()
     except FileNotFoundError:
-        raise _fail(str(path), 1, 1, "RC000", "file not found", "") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise _fail(str(path), 1, 1, "RC000", f"cannot read file: {_one_line(str(e))}", "") from None
-    return load_yaml_text(text, str(path))
+        raise _fail(file, 1, 1, "RC000", "file not found", "") from None
+    except OSError as e:
+        raise _fail(file, 1, 1, "RC000", f"cannot read file: {e.strerror or _one_line(str(e))}", "") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise _fail(
+            file,
+            line,
+            1,
+            "RC000",
+            f"not UTF-8 text (byte {e.start + 1} cannot be decoded; a binary file?)",
+            "",
+        ) from None
+
+
+def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:
+    return load_yaml_text(read_text_file(path), str(path))
 
 
 def _one_line(s: object) -> str:

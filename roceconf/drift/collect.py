@@ -122,11 +122,28 @@ def load_inventory(path: str | Path) -> dict[str, Target]:
             platform=str(plat),
             host=str(v.get("ansible_host", h.name)),
             port=int(port) if port is not None else None,
-            username=env_user or _plain(v.get("ansible_user")),
-            password=env_pass or _plain(v.get("ansible_password") or v.get("ansible_ssh_pass")),
+            username=env_user or _secret(h.name, "ansible_user", lambda: v.get("ansible_user")),
+            password=env_pass
+            or _secret(
+                h.name, "ansible_password", lambda: v.get("ansible_password") or v.get("ansible_ssh_pass")
+            ),
             transport=v.get("roceconf_transport") or v.get("transport"),
         )
     return out
+
+
+def _secret(host: str, var: str, value: Callable[[], Any]) -> str | None:
+    """A (possibly vaulted) inventory value as text; a vault that cannot be opened is one clear error."""
+    try:
+        return _plain(value())
+    except Exception as e:  # noqa: BLE001 - AnsibleVaultError (wrong password), ReferenceError (none given)
+        given = os.environ.get("ROCECONF_VAULT_PASSWORD_FILE") or os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
+        why = (
+            "wrong vault password" if given else "no vault password (set ROCECONF_VAULT_PASSWORD_FILE)"
+        )
+        raise CollectError(
+            f"cannot decrypt {var} of {host}: {why} ({type(e).__name__})", retry=False
+        ) from None
 
 
 def _use_vault_password_file(loader: Any, vault_file: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import defaultdict
 from typing import Any
@@ -14,10 +15,37 @@ from roceconf.intent.fabric import Fabric
 PER_POSITION = 5
 
 
+_LEADING_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def _device_of(message: str) -> str:
+    """The device a check message starts with ('leaf1:Ethernet1 ...', 'leaf1 ...'); names follow the device
+    grammar (roceconf.names.DEVICE), so the leading name is the device."""
+    m = _LEADING_NAME.match(message)
+    return m.group() if m else ""
+
+
+_DEVICE_PORT = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9_.-]*):[A-Za-z]")
+
+
+def _naming(hidden: list) -> str:
+    """', on leaf3, leaf4 and 6 more devices': which devices the folded findings are about."""
+    names: list[str] = []
+    for d in hidden:
+        for n in _DEVICE_PORT.findall(d.message) or [_device_of(d.message)]:
+            if n and n not in names:
+                names.append(n)
+    if not names:
+        return ""
+    shown = ", ".join(names[:8])
+    return f", on {shown}" + (f" and {len(names) - 8} more devices" if len(names) > 8 else "")
+
+
 def check_text(result: CheckResult) -> str:
     groups: dict[tuple, list] = defaultdict(list)
     for d in result.diagnostics:
-        groups[(d.file, d.line, d.col, d.code)].append(d)
+        # folded per device too: one device's finding never hides behind another's "... more like this"
+        groups[(d.file, d.line, d.col, d.code, _device_of(d.message))].append(d)
     lines: list[str] = []
     for ds in groups.values():
         for d in ds[:PER_POSITION]:
@@ -25,7 +53,8 @@ def check_text(result: CheckResult) -> str:
         if len(ds) > PER_POSITION:
             lines.append(
                 f"{ds[0].file}:{ds[0].line}:{ds[0].col}: {ds[0].severity}[{ds[0].code}]: "
-                f"... and {len(ds) - PER_POSITION} more like this (--format json lists all)"
+                f"... and {len(ds) - PER_POSITION} more like this{_naming(ds[PER_POSITION:])} "
+                "(--format json lists all)"
             )
     sev: dict[str, int] = defaultdict(int)
     for d in result.diagnostics:

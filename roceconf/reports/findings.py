@@ -84,9 +84,11 @@ def format_validate(results: list[ValidateResult], fmt: str, strict: bool = Fals
     diags = [d for r in results for d in r.diagnostics]
     summary = [r.summary() for r in results]
     if fmt == "text":
+        from roceconf.diagnostics import capped
+
         lines = []
         for r in results:
-            lines += [d.format() for d in r.diagnostics]
+            lines += [d.format() for d in capped(r.diagnostics)]
             lines.append(r.summary())
         return "\n".join(lines) + "\n"
     if fmt in ("json", "yaml"):
