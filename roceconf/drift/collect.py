@@ -122,10 +122,10 @@ def load_inventory(path: str | Path) -> dict[str, Target]:
             platform=str(plat),
             host=str(v.get("ansible_host", h.name)),
             port=int(port) if port is not None else None,
-            username=env_user or _secret(h.name, "ansible_user", lambda: v.get("ansible_user")),
+            username=env_user or _secret(h.name, "ansible_user", lambda v=v: v.get("ansible_user")),
             password=env_pass
             or _secret(
-                h.name, "ansible_password", lambda: v.get("ansible_password") or v.get("ansible_ssh_pass")
+                h.name, "ansible_password", lambda v=v: v.get("ansible_password") or v.get("ansible_ssh_pass")
             ),
             transport=v.get("roceconf_transport") or v.get("transport"),
         )
