@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -65,8 +66,19 @@ class Env:
 def env(tmp_path_factory: pytest.TempPathFactory) -> Env:
     tmp = tmp_path_factory.mktemp("recipes")
     dist = tmp / "dist"
+    # build from a copy: setuptools writes build/ and *.egg-info into the source tree, and another test may
+    # be building from the checkout at the same time
+    src = tmp / "src"
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "out", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"
+        ),
+        symlinks=True,
+    )
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(ROOT)],
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(src)],
         check=True,
         capture_output=True,
         timeout=600,
