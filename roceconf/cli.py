@@ -385,7 +385,17 @@ def drift(
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INVALID)
     color = output is None and fmt == "text" and _color()
-    _emit(format_report(report, fmt, color=color), output, color)
+    if fmt == "html":
+        from roceconf.reports import html
+
+        _emit(html.render(html.drift_map(report, fab)), output)
+        sys.exit(report.exit_code)
+    text = format_report(report, fmt, color=color)
+    if fmt == "markdown":
+        from roceconf.reports import html
+
+        text += html.mermaid_block(html.drift_map(report, fab))
+    _emit(text, output, color)
     sys.exit(report.exit_code)
 
 
@@ -485,7 +495,12 @@ def health(
         sys.exit(EXIT_INVALID)
     color = output is None and fmt == "text" and _color()
     if output or serve_port is None:
-        _emit(format_report(report, fmt, color=color), output, color)
+        if fmt == "html":
+            from roceconf.reports import html
+
+            _emit(html.render(html.health_map(report, fab)), output)
+        else:
+            _emit(format_report(report, fmt, color=color), output, color)
     if serve_port is not None:
         from roceconf.health.prometheus import serve
 
@@ -520,6 +535,10 @@ def demo(intent: str | None, out_dir: str, fmt: str | None) -> None:
     report, out = run_demo(intent, out_dir, say=lambda m: click.echo(m, err=True))
     for name, f in (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown")):
         (out / name).write_text(FORMATS[f](report))
+    from roceconf.compile import load_valid
+    from roceconf.reports import html
+
+    (out / "report.html").write_text(html.render(html.drift_map(report, load_valid(intent))))
     color = fmt == "text" and _color()
     click.echo(format_report(report, fmt, color=color), nl=False, color=color or None)
     from roceconf.demo import FAULTS
@@ -621,7 +640,18 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
             click.echo(line, err=True)
         sys.exit(1)
     color = output is None and fmt == "text" and _color()
-    text = format_plan(result, fmt, color=color)
+    if fmt == "html":
+        from roceconf.plan import read_intent
+        from roceconf.reports import html
+
+        text = html.render(html.plan_map(result, read_intent(new)))
+    else:
+        text = format_plan(result, fmt, color=color)
+        if fmt == "markdown":
+            from roceconf.plan import read_intent
+            from roceconf.reports import html
+
+            text += html.mermaid_block(html.plan_map(result, read_intent(new)))
     try:
         _emit(text, output, color)
     except OSError as e:
@@ -695,7 +725,13 @@ def check_cmd(
     else:
         ss = desired(fab)
     result = run_checks(fab, ss, table=table)
-    _emit(format_check(result, resolve_format("check", fmt)), output)
+    fmt = resolve_format("check", fmt)
+    if fmt == "html":
+        from roceconf.reports import html
+
+        _emit(html.render(html.check_map(result, fab)), output)
+    else:
+        _emit(format_check(result, fmt), output)
     sys.exit(result.exit_code)
 
 

@@ -15,17 +15,17 @@ from pathlib import Path
 from typing import Any
 
 #: every format name any command accepts, in the order the help lists them
-FORMATS = ("text", "json", "yaml", "junit", "markdown", "sarif", "github", "prometheus", "shell")
+FORMATS = ("text", "json", "yaml", "junit", "markdown", "sarif", "github", "prometheus", "shell", "html")
 
 #: commands whose result is a list of positioned findings (validate, check)
 _FINDINGS = ("text", "json", "yaml", "junit", "markdown", "sarif", "github")
 #: command -> formats it writes; the first is the default
 COMMAND_FORMATS: dict[str, tuple[str, ...]] = {
     "validate": _FINDINGS,
-    "check": _FINDINGS,
-    "plan": ("text", "json", "yaml", "junit", "markdown", "github"),
-    "drift": ("text", "json", "yaml", "junit", "markdown"),
-    "health": ("text", "json", "yaml", "junit", "markdown", "prometheus"),
+    "check": (*_FINDINGS, "html"),
+    "plan": ("text", "json", "yaml", "junit", "markdown", "github", "html"),
+    "drift": ("text", "json", "yaml", "junit", "markdown", "html"),
+    "health": ("text", "json", "yaml", "junit", "markdown", "prometheus", "html"),
     "demo": ("text", "json", "yaml", "junit", "markdown"),
     "headroom": ("text", "json", "yaml"),
     "expand": ("yaml", "json"),

@@ -1,0 +1,242 @@
+"""The fabric map: devices laid out by tier from the intent's links, coloured by their worst finding.
+
+One vendor-neutral model (:class:`FabricMap`) is filled from each report (drift, check, plan, health) and drawn
+as a self-contained HTML page (:mod:`roceconf.reports.html`) or a small Mermaid diagram for pull requests.
+
+Tiers come from the cabling: hosts are tier 0, a switch's tier is its distance in links from the nearest host
+(leaf 1, spine 2, super-spine 3); switches no host reaches sit above the rest. Hosts are ordered by the leaf
+they hang off so that rails stay together. Past :data:`MAX_HOSTS` hosts, hosts that share the same set of leaves
+are drawn as one aggregate node (its colour is its worst member's), which keeps a 32k-GPU fabric readable.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from roceconf.intent import Fabric
+from roceconf.names import natural_key
+
+#: colour classes, worst first; "ok" = nothing found, "unknown" = could not be read
+COLORS = ("critical", "warning", "info", "unknown", "ok")
+RANK = {c: i for i, c in enumerate(COLORS)}
+#: above this many hosts, hosts sharing the same leaves are drawn as one node
+MAX_HOSTS = 300
+TIER_NAMES = {0: "hosts", 1: "leaves", 2: "spines", 3: "super-spines"}
+
+
+def worst(colors: list[str] | set[str]) -> str:
+    return min(colors, key=RANK.__getitem__) if colors else "ok"
+
+
+@dataclass
+class Item:
+    """One finding shown for a device: severity, where (port / source line), what, impact, remediation."""
+
+    severity: str
+    title: str
+    where: str = ""
+    detail: str = ""
+    impact: str = ""
+    fix: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"s": self.severity, "t": self.title, "w": self.where, "d": self.detail, "i": self.impact, "f": self.fix}
+
+
+@dataclass
+class DeviceMark:
+    color: str = "ok"
+    status: str = ""
+    items: list[Item] = field(default_factory=list)
+    #: ports with a finding -> colour (links are coloured by their ends' ports)
+    ports: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Node:
+    id: str
+    label: str
+    tier: int
+    platform: str
+    role: str
+    color: str
+    members: list[str]
+    x: float = 0.0
+    y: float = 0.0
+
+
+@dataclass
+class FabricMap:
+    title: str
+    kind: str  # drift | health | check | plan
+    nodes: list[Node]
+    #: (node a, node b, colour, count of links drawn as this one)
+    links: list[tuple[str, str, str, int]]
+    marks: dict[str, DeviceMark]
+    counts: dict[str, int]
+    summary: str
+    width: float = 0.0
+    height: float = 0.0
+    tiers: dict[int, str] = field(default_factory=dict)
+    aggregated: bool = False
+    charts: list[str] = field(default_factory=list)
+
+
+def _tiers(fab: Fabric) -> dict[str, int]:
+    adj: dict[str, set[str]] = defaultdict(set)
+    for link in fab.links:
+        adj[link.a.device].add(link.b.device)
+        adj[link.b.device].add(link.a.device)
+    tier = {n: 0 for n, d in fab.devices.items() if d.is_host}
+    q = deque(tier)
+    while q:
+        n = q.popleft()
+        for m in adj[n]:
+            if m not in tier and m in fab.devices:
+                tier[m] = tier[n] + 1
+                q.append(m)
+    top = max(tier.values(), default=0) + 1
+    for n in fab.devices:
+        tier.setdefault(n, top)
+    return tier
+
+
+def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summary: str) -> FabricMap:
+    """Lay the intent's fabric out and colour it with ``marks`` (device -> worst finding and items)."""
+    tier = _tiers(fab)
+    hosts = [n for n in fab.devices if tier[n] == 0]
+    leaves_of: dict[str, tuple[str, ...]] = defaultdict(tuple)
+    for link in fab.links:
+        for a, b in ((link.a.device, link.b.device), (link.b.device, link.a.device)):
+            if tier.get(a) == 0 and b in fab.devices:
+                leaves_of[a] = tuple(sorted({*leaves_of[a], b}, key=natural_key))
+    aggregated = len(hosts) > MAX_HOSTS
+    node_of: dict[str, str] = {}
+    nodes: dict[str, Node] = {}
+    for name in fab.devices:
+        if tier[name] != 0:
+            d = fab.devices[name]
+            m = marks.get(name, DeviceMark())
+            nodes[name] = Node(name, name, tier[name], d.platform, d.role, m.color, [name])
+            node_of[name] = name
+    if aggregated:
+        groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for h in hosts:
+            groups[leaves_of[h]].append(h)
+        for members in groups.values():
+            members.sort(key=natural_key)
+            gid = f"hosts:{members[0]}"
+            label = f"{members[0]}..{members[-1]} ({len(members)})" if len(members) > 1 else members[0]
+            color = worst({marks.get(h, DeviceMark()).color for h in members})
+            plats = sorted({fab.devices[h].platform for h in members})
+            nodes[gid] = Node(gid, label, 0, "/".join(plats), "hosts", color, members)
+            for h in members:
+                node_of[h] = gid
+    else:
+        for h in hosts:
+            d = fab.devices[h]
+            m = marks.get(h, DeviceMark())
+            nodes[h] = Node(h, h, 0, d.platform, d.role, m.color, [h])
+            node_of[h] = h
+    # links: one per node pair, coloured by the worst port mark of its ends
+    pair: dict[tuple[str, str], tuple[str, int]] = {}
+    for link in fab.links:
+        a, b = node_of.get(link.a.device), node_of.get(link.b.device)
+        if a is None or b is None or a == b:
+            continue
+        ca = marks.get(link.a.device, DeviceMark()).ports.get(link.a.port, "ok")
+        cb = marks.get(link.b.device, DeviceMark()).ports.get(link.b.port, "ok")
+        key = (a, b) if natural_key(a) <= natural_key(b) else (b, a)
+        old = pair.get(key, ("ok", 0))
+        pair[key] = (worst({old[0], ca, cb}), old[1] + 1)
+    # positions: tiers bottom-up (hosts at the bottom), ordered so rails stay together
+    by_tier: dict[int, list[Node]] = defaultdict(list)
+    for n in nodes.values():
+        by_tier[n.tier].append(n)
+    leaf_rank = {n.id: i for i, n in enumerate(sorted(by_tier.get(1, []), key=lambda n: natural_key(n.id)))}
+
+    def host_key(n: Node) -> tuple:
+        first = leaves_of[n.members[0]]
+        return (min((leaf_rank.get(x, 1 << 30) for x in first), default=1 << 30), natural_key(n.members[0]))
+
+    spacing, row = 22.0, 120.0
+    widest = max((len(v) for v in by_tier.values()), default=1)
+    width = max(900.0, widest * spacing + 80)
+    top = max(by_tier, default=0)
+    for t, ns in by_tier.items():
+        ns.sort(key=host_key if t == 0 else (lambda n: natural_key(n.id)))
+        step = (width - 80) / max(1, len(ns))
+        for i, n in enumerate(ns):
+            n.x = round(40 + step * (i + 0.5), 1)
+            n.y = round(40 + row * (top - t), 1)
+    counts = {c: 0 for c in COLORS}
+    for name in fab.devices:
+        counts[marks.get(name, DeviceMark()).color] += 1
+    ordered = [n for t in sorted(by_tier, reverse=True) for n in by_tier[t]]
+    return FabricMap(
+        title=title,
+        kind=kind,
+        nodes=ordered,
+        links=[(a, b, c, k) for (a, b), (c, k) in sorted(pair.items())],
+        marks=marks,
+        counts=counts,
+        summary=summary,
+        width=width,
+        height=40 + row * top + 60,
+        tiers={t: TIER_NAMES.get(t, f"tier {t}") if t < top or top <= 3 else "top" for t in by_tier},
+        aggregated=aggregated,
+    )
+
+
+def mermaid(fmap: FabricMap, cap: int = 30) -> str:
+    """A Mermaid flowchart of the devices with findings and their neighbours (at most ``cap`` nodes), for
+    pull-request comments; GitHub and GitLab render ```mermaid blocks."""
+    hit = [n for n in fmap.nodes if n.color != "ok"]
+    if not hit:
+        return ""
+    keep = {n.id for n in hit[:cap]}
+    for a, b, _c, _k in fmap.links:
+        if len(keep) >= cap:
+            break
+        if a in keep or b in keep:
+            keep |= {a, b}
+    keep = set(list(keep)[: max(cap, len(hit[:cap]))])
+    ids = {nid: f"n{i}" for i, nid in enumerate(sorted(keep, key=natural_key))}
+    by_id = {n.id: n for n in fmap.nodes}
+    lines = ["```mermaid", "graph TD"]
+    for nid, mid in ids.items():
+        n = by_id[nid]
+        label = n.label.replace('"', "'")
+        lines.append(f'  {mid}["{label}<br/>{n.platform}"]:::{n.color}')
+    for a, b, _c, _k in fmap.links:
+        if a in ids and b in ids:
+            lines.append(f"  {ids[a]} --- {ids[b]}")
+    lines += [
+        "  classDef critical fill:#f8d7da,stroke:#c0392b,color:#000",
+        "  classDef warning fill:#fff3cd,stroke:#b7791f,color:#000",
+        "  classDef info fill:#d6e9f8,stroke:#2b6cb0,color:#000",
+        "  classDef unknown fill:#e2e2e2,stroke:#666,color:#000",
+        "  classDef ok fill:#d4edda,stroke:#2f855a,color:#000",
+        "```",
+    ]
+    more = len(hit) - len([n for n in hit if n.id in ids])
+    if more > 0:
+        lines.append(f"_{more} more device(s) with findings not drawn._")
+    return "\n".join(lines) + "\n"
+
+
+def to_data(fmap: FabricMap) -> dict[str, Any]:
+    """What the page's script needs: per device its colour, status and items (only devices with findings carry
+    items, so a 32k-GPU page stays small)."""
+    devices = {}
+    for n in fmap.nodes:
+        for m in n.members:
+            mark = fmap.marks.get(m)
+            if mark is not None and (mark.items or mark.color != "ok"):
+                devices[m] = {"c": mark.color, "st": mark.status, "it": [i.to_dict() for i in mark.items]}
+    return {"devices": devices, "kind": fmap.kind}
+
+
+__all__ = ["COLORS", "DeviceMark", "FabricMap", "Item", "Node", "build", "mermaid", "to_data", "worst"]
