@@ -196,13 +196,13 @@ def mermaid(fmap: FabricMap, cap: int = 30) -> str:
     hit = [n for n in fmap.nodes if n.color != "ok"]
     if not hit:
         return ""
-    keep = {n.id for n in hit[:cap]}
-    for a, b, _c, _k in fmap.links:
+    core = {n.id for n in hit[:cap]}
+    keep = set(core)
+    for a, b, _c, _k in fmap.links:  # one hop out from the devices with findings, within the cap
         if len(keep) >= cap:
             break
-        if a in keep or b in keep:
+        if a in core or b in core:
             keep |= {a, b}
-    keep = set(list(keep)[: max(cap, len(hit[:cap]))])
     ids = {nid: f"n{i}" for i, nid in enumerate(sorted(keep, key=natural_key))}
     by_id = {n.id: n for n in fmap.nodes}
     lines = ["```mermaid", "graph TD"]

@@ -1,0 +1,195 @@
+"""The HTML reports in a real browser (Debian's chromium + chromium-driver through selenium): no console
+errors, the devices drawn in each colour match the report, clicking a device shows its findings."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from roceconf.compile import load_valid, output_name, render_fabric
+from roceconf.reports import html
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+ROOT = Path(__file__).resolve().parents[1]
+EXE = [sys.executable, "-m", "roceconf.cli"]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    assert Path(CHROMIUM).exists() and Path(DRIVER).exists(), (
+        "chromium and chromium-driver are missing: `make setup` installs them (debian-packages.txt)"
+    )
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1500,1000"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    drv = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    drv.set_page_load_timeout(60)
+    yield drv
+    drv.quit()
+
+
+def _open(browser, path: Path) -> None:
+    browser.get(path.resolve().as_uri())
+    browser.get_log("browser")  # drop what loading printed before the check below
+    browser.refresh()
+
+
+def _console_errors(browser) -> list[str]:
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def _drawn(browser) -> Counter:
+    """Devices drawn per colour (an aggregate node counts each of its members)."""
+    counts: Counter = Counter()
+    for el in browser.find_elements("css selector", "svg .dev"):
+        counts[el.get_attribute("data-color")] += int(el.get_attribute("data-count"))
+    return counts
+
+
+def _legend(browser) -> dict[str, int]:
+    return {el.get_attribute("data-legend"): int(el.text) for el in browser.find_elements("css selector", "[data-legend]")}
+
+
+def _click(browser, name: str) -> str:
+    el = browser.find_element("css selector", f'svg .dev[data-name="{name}"]')
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", el)
+    return browser.find_element("id", "details").text
+
+
+def test_demo_drift_report(browser, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    res = subprocess.run(EXE + ["demo", "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    report = json.loads((out / "report.json").read_text())
+    page = out / "report.html"
+    text = page.read_text()
+    assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in text
+    _open(browser, page)
+    assert _console_errors(browser) == []
+    want: Counter = Counter()
+    for d in report["devices"]:
+        want["ok" if d["status"] == "in_sync" else "unknown" if d["status"] == "unknown" else d["worst_severity"]] += 1
+    assert _drawn(browser) == want
+    assert {k: v for k, v in _legend(browser).items() if v} == dict(want)
+    drifted = next(d for d in report["devices"] if d["device"] == "leaf1")
+    details = _click(browser, "leaf1")
+    assert "leaf1" in details
+    for item in drifted["items"]:
+        assert item["field"] in details
+    # filter and search work
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", "fsev")).select_by_value("critical")
+    dim = browser.find_elements("css selector", "svg .dev.dim")
+    assert len(dim) == len(report["devices"]) - want["critical"]
+    browser.find_element("id", "q").send_keys("spine2")
+    assert browser.find_element("id", "qres").text == "1 match(es)"
+    assert "spine2" in browser.find_element("id", "details").text
+    browser.save_screenshot(str(tmp_path / "demo-drift.png"))
+    assert (tmp_path / "demo-drift.png").stat().st_size > 10_000
+
+
+def test_drift_markdown_has_a_mermaid_diagram_of_the_drifted_devices(tmp_path: Path) -> None:
+    fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    for name, text in render_fabric(fab).items():
+        (saved / name).write_text(text.replace("mtu 9214", "mtu 1500") if name == "leaf1.cfg" else text)
+    res = subprocess.run(EXE + ["drift", str(ROOT / "inventories" / "lab" / "intent.yml"), "--configs", str(saved),
+                                "--format", "markdown"], capture_output=True, text=True)
+    assert res.returncode == 1, res.stderr
+    block = res.stdout[res.stdout.index("```mermaid"):]
+    assert '["leaf1<br/>eos"]:::critical' in block or '["leaf1<br/>eos"]:::warning' in block
+    assert "spine1<br/>nxos" in block  # a neighbour of the drifted leaf
+    assert "leaf3<br/>" not in block  # untouched devices without a link to it stay out
+
+
+def test_check_report_on_the_pod(browser, tmp_path: Path) -> None:
+    page = tmp_path / "check.html"
+    res = subprocess.run(EXE + ["check", "inventories/pod/intent.yml", "--format", "html", "--output", str(page)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode in (0, 1), res.stderr
+    js = json.loads(subprocess.run(EXE + ["check", "inventories/pod/intent.yml", "--format", "json"],
+                                   capture_output=True, text=True, cwd=ROOT).stdout)
+    _open(browser, page)
+    assert _console_errors(browser) == []
+    fab = load_valid(ROOT / "inventories" / "pod" / "intent.yml")
+    drawn = _drawn(browser)
+    assert sum(drawn.values()) == len(fab.devices)
+    assert _legend(browser) == {c: drawn.get(c, 0) for c in ("critical", "warning", "info", "unknown", "ok")}
+    findings = [d for d in js["diagnostics"] if d["severity"] in ("error", "warning")]
+    assert (sum(v for k, v in drawn.items() if k != "ok") > 0) == bool(findings)
+    browser.save_screenshot(str(tmp_path / "check.png"))
+    assert browser.find_elements("css selector", ".chart svg rect"), "headroom chart missing"
+
+
+def test_plan_report(browser, tmp_path: Path) -> None:
+    page = tmp_path / "plan.html"
+    base, ecn = "tests/intents/plan/base.yml", "tests/intents/plan/ecn.yml"
+    res = subprocess.run(EXE + ["plan", base, ecn, "--format", "html", "--output", str(page)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    plan = json.loads(subprocess.run(EXE + ["plan", base, ecn, "--format", "json"], capture_output=True, text=True,
+                                     cwd=ROOT).stdout)
+    touched = {d for c in plan["changes"] for d in c["devices"]}
+    _open(browser, page)
+    assert _console_errors(browser) == []
+    colored = {el.get_attribute("data-name") for el in browser.find_elements("css selector", "svg .dev")
+               if el.get_attribute("data-color") != "ok"}
+    assert colored == touched
+    some = sorted(touched)[0]
+    assert plan["changes"][0]["summary"].split()[0] in _click(browser, some) or "change" in _click(browser, some)
+    assert browser.find_elements("css selector", ".chart svg rect"), "blast-radius chart missing"
+    md = subprocess.run(EXE + ["plan", base, ecn, "--format", "markdown"], capture_output=True, text=True, cwd=ROOT)
+    assert "```mermaid" in md.stdout
+
+
+def test_health_scenario_report(browser, tmp_path: Path) -> None:
+    from roceconf.health.collect import health_live
+    from roceconf.lab.server import Lab
+
+    fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
+    files = render_fabric(fab)
+    user, pw = f"ops{secrets.token_hex(3)}", secrets.token_urlsafe(16)
+    with Lab(user, pw) as lab:
+        for name, dev in fab.devices.items():
+            lab.add(name, dev.platform, files[output_name(name, dev.platform)])
+        lab.set_scenarios(["pfc-storm@leaf1"])
+        inv = lab.write_inventory(tmp_path / "inventory.yml")
+        report = health_live(fab, inv, samples=3, interval=0.3, credentials=(user, pw), timeout=10)
+    page = tmp_path / "health.html"
+    page.write_text(html.render(html.health_map(report, fab)))
+    _open(browser, page)
+    assert _console_errors(browser) == []
+    worst = {d.device: d.worst for d in report.devices}
+    want = Counter("unknown" if d.status == "unknown" else (worst[d.device] or "ok") for d in report.devices)
+    assert _drawn(browser) == want
+    assert worst["leaf1"] == "critical"
+    details = _click(browser, "leaf1")
+    assert any(f.rule in details for f in next(d for d in report.devices if d.device == "leaf1").findings)
+    assert browser.find_elements("css selector", ".chart svg path"), "rates chart missing"
+    browser.save_screenshot(str(tmp_path / "health.png"))
+
+
+def test_values_are_escaped() -> None:
+    from roceconf.reports.fabricmap import DeviceMark, Item, build
+
+    fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
+    m = {"leaf1": DeviceMark(color="critical", items=[Item("critical", "<script>alert(1)</script>", "</script>")])}
+    page = html.render(build(fab, m, "t", "drift", "s"))
+    assert "<script>alert(1)</script>" not in page and "<\\/script>" in page
