@@ -107,7 +107,17 @@ def test_render_ecn_and_scheduling() -> None:
         "drop-probability 100 weight 0 ecn",
         "  class type queuing c-out-8q-q6",
         "    priority level 1",
+        # every queue the intent does not use: 0 % of the remaining bandwidth, never a strict default
+        *[
+            ln
+            for q in (1, 2, 4, 5, 7)
+            for ln in (f"  class type queuing c-out-8q-q{q}", "    bandwidth remaining percent 0")
+        ],
     ]
+    # a fix merged into a running config touches only the queues it fixes
+    fix = lab_state()
+    fix.hints["partial"] = "true"
+    assert "bandwidth remaining percent 0" not in render_state(fix)
 
 
 def test_render_interfaces_as_one_range() -> None:

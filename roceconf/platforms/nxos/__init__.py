@@ -915,7 +915,14 @@ class _Parser:
                     if qc.ecn is not None:
                         out.ecn[str(tc)] = qc.ecn.model_copy()
                         s.at(f"{path}.ecn.{tc}", qc.ecn_lines, qc.ecn_text)
-                    if qc.sched is not None:
+                    unused = (
+                        qc.sched is not None
+                        and qc.sched.mode == "dwrr"
+                        and qc.sched.bandwidth_percent == 0
+                        and qc.ecn is None
+                    )
+                    if qc.sched is not None and not unused:
+                        # 'bandwidth remaining percent 0' alone is an unused queue (intent weights are 1-100)
                         out.scheduling[str(tc)] = qc.sched.model_copy()
                         s.at(f"{path}.scheduling.{tc}", qc.sched_lines, qc.sched_text)
                 out.ecn = dict(sorted(out.ecn.items()))
@@ -991,6 +998,8 @@ def _plan(state: DeviceState) -> dict[str, Any]:
         "nq_mtu": max(mtus) if mtus else None,
         "queues": queues,
         "queuing": bool(queues),
+        # every other queue: 0 % of the remaining bandwidth (never left at a strict-priority default)
+        "unused_queues": [_queue_class(tc) for tc in range(8) if tc not in tcs],
         "nq_policy": NQ_POLICY,
         "queuing_policy": QUEUING_POLICY,
     }
