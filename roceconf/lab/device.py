@@ -162,6 +162,8 @@ class Device:
         self.loop: Any = None
         #: Factor on commit-confirm / commit-timer delays (tests shrink minutes to milliseconds).
         self.time_scale = 1.0
+        #: OS release the device runs (None: the newest documented; NVUE syntax depends on it).
+        self.os_version: str | None = None
         #: EOS sessions committed with a timer: name -> {previous, timer, commitBy}.
         self.pending_commits: dict[str, dict[str, Any]] = {}
         #: Moving counters (see roceconf.lab.counters); scenarios via ``set_scenarios``.

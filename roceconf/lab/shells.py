@@ -23,6 +23,7 @@ import yaml
 from roceconf.lab import bom as lab_bom
 from roceconf.lab import tree
 from roceconf.lab.device import Device, deep_merge, deep_unset, junos_lines, nv_command_patch, nv_patch
+from roceconf.lab.refuse import nvue_patch_refusal, nvue_refusal, nxos_refusal
 
 BOOT_TIME = time.time()
 _JUNK_CHARS = string.ascii_letters + string.digits + " .,:;()[]{}-_=+*/\\'\"\t"
@@ -168,6 +169,9 @@ class NxosShell(Shell):
             return self.exec(line[3:].strip())
         if line.startswith(("show ", "where")):
             return self.exec(line) if line.startswith("show ") else ""
+        refused = nxos_refusal(line)
+        if refused is not None:
+            return refused  # the switch refuses the line and keeps its configuration
         with self.device.lock:
             self.editor.apply(raw)
         return ""
@@ -249,10 +253,15 @@ class NxosShell(Shell):
                 return "[########################################] 100%\nCopy complete, now saving to disk."
             if dst == "running-config":
                 merged = tree.Editor(dev.root, dev.grammar)  # type: ignore[arg-type]
+                errors = []
                 for ln in text.splitlines():
                     if ln.strip() and not ln.lstrip().startswith("!"):
+                        refused = nxos_refusal(ln)
+                        if refused is not None:
+                            errors.append(f"{ln.strip()}\n{refused}")
+                            continue
                         merged.apply(ln)
-                return "Copy complete."
+                return "\n".join(errors) if errors else "Copy complete."
             dev.files[_bootflash(dst)] = text
         return "Copy complete."
 
@@ -1139,6 +1148,9 @@ class NvueShell(LinuxShell):
                     patch = yaml.safe_load(text)
                 except yaml.YAMLError as exc:
                     return f"Error: invalid patch: {exc}"
+                refused = nvue_patch_refusal(patch, dev.os_version)
+                if refused is not None:
+                    return f"Error: Invalid config [rev_id: {dev.revision}]\n  {refused}"
                 nv_patch(dev.pending, patch)
             return ""
         if words[1:3] == ["config", "apply"]:
@@ -1175,6 +1187,9 @@ class NvueShell(LinuxShell):
             if parsed is None:
                 return "Error: incomplete command"
             op, patch = parsed
+            refused = nvue_refusal(patch, dev.os_version) if op == "set" else None
+            if refused is not None:
+                return f"Error: Invalid config [rev_id: {dev.revision}]\n  {refused}"
             with dev.lock:
                 if op == "set":
                     deep_merge(dev.pending, patch)
