@@ -21,6 +21,7 @@ from typing import Any
 from roceconf import platforms
 from roceconf.desired import desired_state, intended_state
 from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.names import compress_interfaces
 from roceconf.render import render_state
 from roceconf.state import META_FIELDS, DeviceState
 from roceconf.yamlsrc import Path_
@@ -49,7 +50,7 @@ class Loss:
         """'ecmp.seed 10' / 'interfaces.*.ecn.3.min_bytes 150001 (ports swp1, swp2)'."""
         text = f"{self.field} {_show(self.wanted)}"
         if self.ports:
-            text += f" (port{'s' if len(self.ports) > 1 else ''} {', '.join(self.ports)})"
+            text += f" (port{'s' if len(self.ports) > 1 else ''} {', '.join(compress_interfaces(list(self.ports)))})"
         return text
 
     def outcome(self) -> str:
@@ -212,21 +213,23 @@ def _devices(names: list[str]) -> str:
 def messages(
     losses: dict[str, list[Loss]], where: Callable[[str, Loss], Path_]
 ) -> list[tuple[str, Path_, str, list[Loss]]]:
-    """Group losses into messages, one per rule and intent position (``where(device, loss)``):
+    """One message per rule, intent position and lost value (``where(device, loss)`` is the position):
     [(rule id, intent path, message, losses)], e.g.
-    'ecmp.seed 10 cannot be expressed on junos spine2: not configured'."""
-    groups: dict[tuple[str, Path_], dict[tuple[str, str, str], list[str]]] = {}
-    members: dict[tuple[str, Path_], list[Loss]] = {}
+    'ecmp.seed 10 cannot be expressed on junos spine2: not configured' (devices of one platform that lose
+    the same value the same way share the message)."""
+    groups: dict[tuple[str, Path_, str, str, str], list[str]] = {}
+    members: dict[tuple[str, Path_, str, str, str], list[Loss]] = {}
     for name, items in losses.items():
         for x in items:
-            k = (x.rule, where(name, x))
-            groups.setdefault(k, {}).setdefault((x.describe(), x.platform, x.outcome()), []).append(name)
+            k = (x.rule, where(name, x), x.describe(), x.platform, x.outcome())
+            groups.setdefault(k, []).append(name)
             members.setdefault(k, []).append(x)
-    out = []
-    for (rid, path), g in groups.items():
-        parts = [
-            f"{what} cannot be expressed on {plat} {_devices(devs)}: {how}"
-            for (what, plat, how), devs in g.items()
-        ]
-        out.append((rid, path, "; ".join(parts), members[(rid, path)]))
-    return out
+    return [
+        (
+            rid,
+            path,
+            f"{what} cannot be expressed on {plat} {_devices(devs)}: {how}",
+            members[(rid, path, what, plat, how)],
+        )
+        for (rid, path, what, plat, how), devs in groups.items()
+    ]

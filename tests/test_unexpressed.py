@@ -9,6 +9,7 @@ named by a `roceconf validate` warning that names the device, the field and the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from roceconf import platforms
 from roceconf.cli import main
 from roceconf.desired import desired_state, intended_state
 from roceconf.intent import load_text
+from roceconf.names import expand_interfaces
 from roceconf.render import render_state
 from roceconf.state import META_FIELDS
 from tests.strategies import INTENT_DEVICES, intent
@@ -34,6 +36,12 @@ def _flat(data: Any, prefix: str = "") -> dict[str, Any]:
             out.update(_flat(v, f"{prefix}.{k}" if prefix else str(k)))
         return out
     return {prefix: data}
+
+
+def _ports_named(item: str) -> set[str]:
+    """Ports a message item names: '(ports et-0/0/0-2, swp1)' -> every expanded name."""
+    m = re.search(r"\(ports? ([^)]*)\)", item)
+    return {p for part in (m.group(1).split(", ") if m else []) for p in expand_interfaces(part)}
 
 
 def _dump(data: dict) -> str:
@@ -74,7 +82,7 @@ def test_every_value_the_config_does_not_carry_is_warned_about(data: dict) -> No
                 if item.startswith(f"{field} ")
                 and f" on {dev.platform} " in item
                 and name in item.split(f" on {dev.platform} ", 1)[1].split(":")[0].split(", ")
-                and (port is None or port in item.split(":")[0])
+                and (port is None or port in _ports_named(item))
             ]
             assert covering, (
                 f"{name} ({dev.platform}): {path} = {value!r} reads back as {got.get(path)!r} silently"

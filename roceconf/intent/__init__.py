@@ -6,7 +6,7 @@ from pathlib import Path
 
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent.fabric import DeviceSpec, Fabric, load_fabric, load_fabric_text
-from roceconf.intent.rules import run_rules
+from roceconf.intent.rules import PER_VALUE_RULES, run_rules
 
 __all__ = ["DeviceSpec", "Diagnostic", "DiagnosticError", "Fabric", "load", "load_text", "validate"]
 
@@ -16,7 +16,9 @@ def _finish(fab: Fabric) -> Fabric:
     seen: set[tuple] = set()
     unique = []
     for d in sorted(fab.diagnostics):
-        k = (d.file, d.line, d.col, d.code)
+        # rules that report several values at one position (RC150: one diagnostic per lost value) keep
+        # each message; others report a position once
+        k = (d.file, d.line, d.col, d.code, d.message if d.code in PER_VALUE_RULES else "")
         if k not in seen:
             seen.add(k)
             unique.append(d)

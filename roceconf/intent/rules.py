@@ -312,6 +312,8 @@ R_NOT_CONFIGURED = rule(
     "the device runs with another value than the intent states (roceconf.unexpressed: parse(render) "
     "of the device's config differs from the intent in that field)",
 )
+#: Rules that report one diagnostic per value at the same intent position (not deduplicated by position).
+PER_VALUE_RULES = frozenset({"RC150", "RC126"})
 R_LOSSY_ECN = rule(
     "RC127", "info", "ECN on a lossy class", "fine for TCP-like traffic; intended?", "informational"
 )
