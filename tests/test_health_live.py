@@ -18,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -156,6 +157,7 @@ def test_cli_formats_prometheus_and_serve(fab: Fabric, lab: tuple[Lab, Path], cr
     r = _cli(["--inventory", str(inv), "--interval", "0.2", "--format", "json", "--output", str(tmp_path / "h.json"), "--save-counters", str(saved)], creds)
     assert r.returncode == 1, r.stderr
     data = json.loads((tmp_path / "h.json").read_text())
+    jsonschema.validate(data, json.loads((ROOT / "schemas" / "health-report.schema.json").read_text()))
     assert data["exit_code"] == 1 and data["summary"]["critical"] == 1
     (f,) = [f for d in data["devices"] for p in d["ports"] for f in p["findings"]]
     assert (f["rule"], f["device"], f["port"], f["priority"]) == ("RC300", "leaf1", "Ethernet1", 3)
