@@ -48,6 +48,7 @@ from roceconf import platforms
 from roceconf.drift.collect import Target, close_quietly, netmiko_connect
 from roceconf.platforms.base import Platform
 from roceconf.state import DeviceState
+from roceconf.transport import NO_CREDENTIALS, napalm_optional_args
 
 METHODS = ("napalm", "junos-cli", "nvue-patch", "sonic-config-load", "script")
 
@@ -93,11 +94,8 @@ def apply_config(
     plat = platforms.get(platform) if isinstance(platform, str) else platform
     if target.platform != plat.name:
         raise ApplyError(f"{target.name}: inventory says platform {target.platform}, config is {plat.name}")
-    if not target.username or not target.password:
-        raise ApplyError(
-            f"{target.name}: no credentials (ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
-            "ansible_password)"
-        )
+    if not target.has_credentials():
+        raise ApplyError(f"{target.name}: {NO_CREDENTIALS}")
     if not text.strip():
         raise ApplyError(f"{target.name}: the rendered config is empty")
     method = apply_method(plat)
@@ -119,29 +117,15 @@ def _napalm(
 
     driver = plat.napalm_driver
     assert driver is not None
-    optional: dict[str, Any] = {}
-    if driver == "eos":
-        optional["transport"] = target.transport if target.transport in ("http", "https") else "https"
-    else:
-        optional.update(
-            {
-                "conn_timeout": timeout,
-                "banner_timeout": timeout,
-                "auth_timeout": timeout,
-                "read_timeout_override": timeout,
-            }
-        )
-    if target.port:
-        optional["port"] = target.port
     config = _strip_comments(text, plat)
 
     def session() -> Any:
         dev = get_network_driver(driver)(
             target.host,
             target.username,
-            target.password,
+            target.password or "",
             timeout=int(max(1, timeout)),
-            optional_args=dict(optional),
+            optional_args=napalm_optional_args(target, driver, timeout),
         )
         dev.open()
         return dev

@@ -69,16 +69,9 @@ def lab(fabric: Fabric, old_rendered: dict[str, str]) -> Iterator[Lab]:
 
 
 def target(lab: Lab, name: str, password: str = PASSWORD) -> Target:
-    dev = lab.device(name)
-    return Target(
-        name=name,
-        platform=dev.platform,
-        host="127.0.0.1",
-        port=lab.port(name),
-        username=USER,
-        password=password,
-        transport="http" if dev.platform == "eos" else "ssh",
-    )
+    tg = lab.target(name)  # eAPI over HTTPS verified against the lab's CA; SSH with the password
+    tg.password = password
+    return tg
 
 
 SWITCHES = ["leaf1", "leaf2", "leaf3", "spine1", "spine2"]  # eos, nvue, sonic, nxos, junos

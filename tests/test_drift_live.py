@@ -121,7 +121,6 @@ def test_remediation_commands_fix_the_injected_faults(
     """Applied as printed (EOS merge over eAPI, Junos load set + commit, the ConnectX script over SSH), the
     drift report's remediation brings every faulted device back in sync."""
     from roceconf.apply import apply_config
-    from roceconf.drift.collect import Target
 
     lab_, inv = lab
     for _device, _what, inject in FAULTS:
@@ -134,15 +133,7 @@ def test_remediation_commands_fix_the_injected_faults(
     assert leaf1_fix.commands.startswith("interface Ethernet2\n   no priority-flow-control priority 3 drop\n")
     for name, res in drifted.items():
         platform = fab.devices[name].platform
-        tg = Target(
-            name=name,
-            platform=platform,
-            host="127.0.0.1",
-            port=lab_.port(name),
-            username=creds[0],
-            password=creds[1],
-            transport="http" if platform == "eos" else "ssh",
-        )
+        tg = lab_.target(name)
         for fix in res.remediation:
             assert not fix.manual and fix.commands.strip()
             out = apply_config(tg, platform, fix.commands, check=False, timeout=10, confirm_seconds=None)

@@ -19,7 +19,6 @@ import pytest
 from roceconf.apply import apply_config
 from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.drift.audit import audit_device
-from roceconf.drift.collect import Target
 from roceconf.lab import Lab
 
 pytestmark = pytest.mark.xdist_group("lab-remediation")
@@ -105,15 +104,7 @@ def test_printed_fix_brings_the_device_back(device: str, fault: str, edit: Calla
     with Lab(USER, PASSWORD) as lab:
         lab.add(device, platform, FILES[output_name(device, platform)])
         lab.edit(device, edit)
-        tg = Target(
-            name=device,
-            platform=platform,
-            host="127.0.0.1",
-            port=lab.port(device),
-            username=USER,
-            password=PASSWORD,
-            transport="http" if platform == "eos" else "ssh",
-        )
+        tg = lab.target(device)
         before = audit_device(FAB, device, target=tg)
         assert before.status == "drift", fault
         manual = [note for fix in before.remediation for note in fix.manual]

@@ -207,6 +207,8 @@ def audit_device(
         else:
             if target is None:
                 raise CollectError("not in the inventory", retry=False)
+            if target.problem:
+                raise CollectError(target.problem, retry=False)
             if target.platform != dev.platform:
                 raise CollectError(
                     f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False
@@ -257,7 +259,11 @@ def _audit(
     progress: Callable[[DeviceResult, int, int], None] | None = None,
     credentials: tuple[str, str] | None = None,
     save_dir: str | Path | None = None,
+    ca_file: str | None = None,
+    verify_tls: bool | None = None,
 ) -> DriftReport:
+    """Audit the devices of the fabric (all, or ``device``) live through ``inventory`` or from ``configs``.
+    ``ca_file`` / ``verify_tls`` override the inventory's eAPI certificate settings for every device."""
     if (inventory is None) == (configs is None):
         raise ValueError("give exactly one of inventory or configs")
     names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
@@ -267,6 +273,11 @@ def _audit(
     if credentials is not None:
         for t in targets.values():
             t.username, t.password = credentials
+    for t in targets.values():
+        if ca_file is not None:
+            t.ca_file = ca_file
+        if verify_tls is not None:
+            t.verify = verify_tls
     source = f"inventory {inventory}" if inventory is not None else f"configs {configs}"
     results: dict[str, DeviceResult] = {}
     total = len(names)

@@ -1,177 +1,42 @@
 """Read actual device state: live (napalm, netmiko over SSH) or from a directory of saved configs.
 
-Connection data comes from an Ansible inventory (parsed by ansible-core itself, so group_vars, host_vars and
-Ansible Vault work as in a playbook). Credentials come from ROCECONF_USERNAME / ROCECONF_PASSWORD or from the
-inventory's ansible_user / ansible_password (which may be vaulted); never from the intent. Secrets are kept
-out of every message this module produces.
+Connection data comes from the user's Ansible inventory (``roceconf.inventory``: parsed and templated by
+ansible-core itself, so group_vars, host_vars, lookups and Ansible Vault work as in a playbook); how a target
+is reached (SSH keys, agent, jump host, eAPI over verified HTTPS) is ``roceconf.transport``. Credentials
+never come from the intent. Secrets are kept out of every message this module produces.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
-import io
 import logging
-import os
 import shlex
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
+from roceconf.inventory import load_inventory
 from roceconf.platforms.base import BUNDLE_MARK, split_outputs
 from roceconf.sessionlog import add_secret, timed
 from roceconf.state import DeviceState
+from roceconf.transport import (
+    NO_CREDENTIALS,
+    CollectError,
+    Target,
+    napalm_optional_args,
+    netmiko_params,
+    tls_failure,
+)
 
 log = logging.getLogger("roceconf.collect")
 
 #: host read-back commands sent per SSH round trip (as one bash command list)
 CHUNK = 24
 
-
-class CollectError(Exception):
-    """A device could not be read; the message is safe to show (no secrets)."""
-
-    def __init__(self, message: str, retry: bool = True):
-        super().__init__(message)
-        self.retry = retry
-
-
-@dataclass
-class Target:
-    name: str
-    platform: str
-    host: str
-    port: int | None = None
-    username: str | None = None
-    password: str | None = field(default=None, repr=False)
-    transport: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @classmethod
-    def from_params(cls, params: dict[str, Any]) -> Target:
-        """From the connection parameters the Ansible modules share (device, platform, host, port, transport,
-        username, password)."""
-        return cls(
-            name=params["device"],
-            platform=params["platform"],
-            host=params["host"],
-            port=params.get("port"),
-            username=params.get("username"),
-            password=params.get("password"),
-            transport=params.get("transport"),
-        )
-
-    def scrub(self, text: str) -> str:
-        """Remove the password (and the username) from any text we are about to show or log."""
-        for secret in (self.password,):
-            if secret:
-                text = text.replace(secret, "********")
-        return text
-
-
-# --------------------------------------------------------------------------------------------- inventory
-def load_inventory(path: str | Path) -> dict[str, Target]:
-    """Hosts of an Ansible inventory (YAML/INI/directory) as collection targets, using ansible-core's parser."""
-    from ansible.errors import AnsibleError
-    from ansible.inventory.manager import InventoryManager
-    from ansible.parsing.dataloader import DataLoader
-    from ansible.vars.manager import VariableManager
-
-    p = Path(path)
-    if not p.exists():
-        raise CollectError(f"inventory {path} not found", retry=False)
-    loader = DataLoader()
-    vault_file = os.environ.get("ROCECONF_VAULT_PASSWORD_FILE") or os.environ.get(
-        "ANSIBLE_VAULT_PASSWORD_FILE"
-    )
-    if vault_file:
-        _use_vault_password_file(loader, vault_file)
-    from ansible import constants as C
-
-    try:
-        # a source that no inventory plugin can parse is an error, not an empty fleet
-        C.INVENTORY_ANY_UNPARSED_IS_FAILED = True  # type: ignore[attr-defined]
-        with contextlib.redirect_stderr(io.StringIO()):
-            inv = InventoryManager(loader=loader, sources=[str(p)])
-        vm = VariableManager(loader=loader, inventory=inv)
-        hosts = inv.get_hosts()
-    except AnsibleError as e:
-        raise CollectError(f"cannot read inventory {path}: {str(e).splitlines()[0]}", retry=False) from None
-    if not hosts:
-        raise CollectError(f"inventory {path} defines no hosts (or could not be parsed)", retry=False)
-    env_user = os.environ.get("ROCECONF_USERNAME")
-    env_pass = os.environ.get("ROCECONF_PASSWORD")
-    out: dict[str, Target] = {}
-    for h in hosts:
-        try:
-            v = vm.get_vars(host=h)
-        except AnsibleError as e:
-            raise CollectError(
-                f"cannot read variables of {h.name}: {str(e).splitlines()[0]}", retry=False
-            ) from None
-        plat = v.get("roceconf_platform") or v.get("platform")
-        if plat is None:
-            continue
-        port = v.get("ansible_port") or v.get("ansible_httpapi_port")
-        out[h.name] = Target(
-            name=h.name,
-            platform=str(plat),
-            host=str(v.get("ansible_host", h.name)),
-            port=int(port) if port is not None else None,
-            username=env_user or _secret(h.name, "ansible_user", lambda v=v: v.get("ansible_user")),
-            password=env_pass
-            or _secret(
-                h.name, "ansible_password", lambda v=v: v.get("ansible_password") or v.get("ansible_ssh_pass")
-            ),
-            transport=v.get("roceconf_transport") or v.get("transport"),
-        )
-    return out
-
-
-def _secret(host: str, var: str, value: Callable[[], Any]) -> str | None:
-    """A (possibly vaulted) inventory value as text; a vault that cannot be opened is one clear error."""
-    try:
-        return _plain(value())
-    except Exception as e:  # noqa: BLE001 - AnsibleVaultError (wrong password), ReferenceError (none given)
-        given = os.environ.get("ROCECONF_VAULT_PASSWORD_FILE") or os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
-        why = (
-            "wrong vault password" if given else "no vault password (set ROCECONF_VAULT_PASSWORD_FILE)"
-        )
-        raise CollectError(
-            f"cannot decrypt {var} of {host}: {why} ({type(e).__name__})", retry=False
-        ) from None
-
-
-def _use_vault_password_file(loader: Any, vault_file: str) -> None:
-    """Make the vault password available to the loader and to ansible-core's process-wide vault context
-    (which decrypts vaulted values on access). Safe to call more than once in a process."""
-    from ansible.errors import AnsibleError
-    from ansible.parsing.vault import VaultSecretsContext, get_file_vault_secret
-
-    try:
-        secret = get_file_vault_secret(filename=vault_file, loader=loader)
-        secret.load()
-    except AnsibleError as e:
-        raise CollectError(
-            f"cannot read the vault password file: {str(e).splitlines()[0]}", retry=False
-        ) from None
-    secrets = [("default", secret)]
-    loader.set_vault_secrets(secrets)
-    ctx = VaultSecretsContext.current(optional=True)
-    if ctx is None:
-        VaultSecretsContext.initialize(VaultSecretsContext(secrets))
-    else:
-        ctx.secrets = secrets + [s for s in ctx.secrets if s[1] is not secret]
-
-
-def _plain(value: Any) -> str | None:
-    if value is None:
-        return None
-    return str(value)  # AnsibleVaultEncryptedUnicode decrypts on str()
+__all__ = ["CollectError", "Target", "load_inventory", "read_live", "read_with_retries", "read_backup"]
 
 
 # --------------------------------------------------------------------------------------------- live read
@@ -201,12 +66,8 @@ def _require_credentials(target: Target) -> None:
     add_secret(target.password)  # never in a log line, nor as HTTP basic auth
     if target.username and target.password:
         add_secret(base64.b64encode(f"{target.username}:{target.password}".encode()).decode())
-    if not target.username or not target.password:
-        raise CollectError(
-            "no credentials: set ROCECONF_USERNAME / ROCECONF_PASSWORD or ansible_user / "
-            "ansible_password (vault) in the inventory",
-            retry=False,
-        )
+    if not target.has_credentials():
+        raise CollectError(NO_CREDENTIALS, retry=False)
 
 
 def read_commands(
@@ -249,13 +110,13 @@ def _napalm_cli_json(
 
     from napalm import get_network_driver
 
-    optional: dict[str, Any] = {
-        "transport": target.transport if target.transport in ("http", "https") else "https"
-    }
-    if target.port:
-        optional["port"] = target.port
+    optional = napalm_optional_args(target, "eos", timeout)
     dev = get_network_driver("eos")(
-        target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
+        target.host,
+        target.username,
+        target.password or "",
+        timeout=int(max(1, timeout)),
+        optional_args=optional,
     )
     dev.open()
     try:
@@ -276,7 +137,9 @@ def _napalm_cli_json(
 
 def _probe(target: Target, timeout: float) -> None:
     """Fail fast and clearly when nothing listens (connection refused / unreachable)."""
-    port = target.port or (443 if target.transport == "https" else 80 if target.transport == "http" else 22)
+    if target.proxy_jump or target.extra.get("proxy_command"):
+        return  # reached through a jump host: only the jump host can tell
+    port = target.port or {"https": 443, "http": 80, "netconf": 830}.get(target.transport or "", 22)
     try:
         with socket.create_connection((target.host, port), timeout=timeout):
             pass
@@ -291,6 +154,9 @@ def _probe(target: Target, timeout: float) -> None:
 def _reason(target: Target, e: BaseException) -> str:
     name = type(e).__name__
     text = " ".join(str(e).split())[:300]
+    tls = tls_failure(target, text)
+    if tls:
+        return target.scrub(tls)
     low = (name + " " + text).lower()
     if "auth" in low or "permission denied" in low or "401" in low:
         return target.scrub(f"authentication failed ({name})")
@@ -301,31 +167,20 @@ def _reason(target: Target, e: BaseException) -> str:
 
 def _retryable(e: BaseException) -> bool:
     low = (type(e).__name__ + str(e)).lower()
-    return not ("auth" in low or "permission denied" in low or "401" in low)
+    return not ("auth" in low or "permission denied" in low or "401" in low or "certificate" in low)
 
 
 def napalm_call(target: Target, driver: str, timeout: float, call: Callable[[Any], Any]) -> Any:
     """Open a napalm session to the target, run ``call(device)``, close it (closing errors are ignored)."""
     from napalm import get_network_driver
 
-    optional: dict[str, Any] = {}
-    if driver == "eos":
-        optional["transport"] = target.transport if target.transport in ("http", "https") else "https"
-        if target.port:
-            optional["port"] = target.port
-    elif target.port:
-        optional["port"] = target.port
-    if driver in ("nxos_ssh", "junos", "ios"):
-        optional.update(
-            {
-                "conn_timeout": timeout,
-                "banner_timeout": timeout,
-                "auth_timeout": timeout,
-                "read_timeout_override": timeout,
-            }
-        )
+    optional = napalm_optional_args(target, driver, timeout)
     dev = get_network_driver(driver)(
-        target.host, target.username, target.password, timeout=int(max(1, timeout)), optional_args=optional
+        target.host,
+        target.username,
+        target.password or "",
+        timeout=int(max(1, timeout)),
+        optional_args=optional,
     )
     with timed(target.name, f"napalm {driver} open {target.host}:{target.port or 'default port'}", log):
         dev.open()
@@ -351,23 +206,10 @@ def _napalm_running(target: Target, driver: str, timeout: float) -> str:
 
 
 def netmiko_connect(target: Target, device_type: str, timeout: float) -> Any:
-    """An SSH CLI session (netmiko) with every timeout bounded and no agent or key lookups."""
+    """An SSH CLI session (netmiko): every timeout bounded; password, key file, agent, jump host."""
     from netmiko import ConnectHandler
 
-    return ConnectHandler(
-        device_type=device_type,
-        host=target.host,
-        port=target.port or 22,
-        username=target.username,
-        password=target.password,
-        conn_timeout=timeout,
-        auth_timeout=timeout,
-        banner_timeout=timeout,
-        read_timeout_override=timeout,
-        fast_cli=True,
-        allow_agent=False,
-        use_keys=False,
-    )
+    return ConnectHandler(**netmiko_params(target, device_type, timeout))
 
 
 def close_quietly(conn: Any) -> None:

@@ -21,9 +21,11 @@ from typing import Any
 import asyncssh
 import yaml
 
+from roceconf.lab import tls as lab_tls
 from roceconf.lab.device import FAULTS, Device
 from roceconf.lab.shells import SHELLS, EapiError, EosEngine, Shell
 from roceconf.state import DeviceState
+from roceconf.transport import Target
 
 log = logging.getLogger("roceconf.lab")
 HOST = "127.0.0.1"
@@ -53,7 +55,22 @@ class _SSHServer(asyncssh.SSHServer):
         return True
 
     def public_key_auth_supported(self) -> bool:
-        return False
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Key-only logins (GPU hosts, most production switches): the lab's generated client key."""
+        creds = self.lab.credentials
+        ok = (
+            creds is not None
+            and self.device.fault != "auth"
+            and hmac.compare_digest(username.encode(), self.lab.username.encode())
+            and key.public_data == creds.client_key.public_data
+        )
+        with self.device.lock:
+            if ok:
+                self.device.logins += 1
+        self.username = username
+        return ok
 
     def kbdint_auth_supported(self) -> bool:
         return False
@@ -293,7 +310,11 @@ class Lab:
     ...     lab.port("leaf1")
     """
 
-    def __init__(self, username: str, password: str, devices: Iterable[Device] = ()) -> None:
+    def __init__(
+        self, username: str, password: str, devices: Iterable[Device] = (), *, tls: bool = True
+    ) -> None:
+        """``tls``: serve eAPI over HTTPS with a certificate signed by the lab's own CA (``ca_file``);
+        ``tls=False`` serves plain HTTP."""
         if not username or not password:
             raise ValueError("the lab needs a username and a password")
         self.username = username
@@ -308,6 +329,9 @@ class Lab:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._key: asyncssh.SSHKey | None = None
+        self.tls = tls
+        self.credentials: lab_tls.LabCredentials | None = None
+        self._server_tls: Any = None
         self.started_in: float | None = None
         for dev in devices:
             self.devices[dev.name] = dev
@@ -341,6 +365,8 @@ class Lab:
         ready.wait()
         self._loop = loop
         self._key = asyncssh.generate_private_key("ssh-ed25519")
+        self.credentials = lab_tls.generate()
+        self._server_tls = self.credentials.server_context() if self.tls else None
         self._call(self._start_all())
         _LIVE.add(self)
         self.started_in = time.perf_counter() - t0
@@ -361,6 +387,9 @@ class Lab:
             self._loop = None
             self._thread = None
             _LIVE.discard(self)
+            if self.credentials is not None:
+                self.credentials.remove()
+                self.credentials = None
 
     def _call(self, coro: Any, timeout: float = 60) -> Any:
         assert self._loop is not None
@@ -484,7 +513,20 @@ class Lab:
             conn.close()
 
     async def _eapi_conn(self, dev: Device, conn: socket.socket) -> None:
-        reader, writer = await asyncio.open_connection(sock=conn)
+        if self._server_tls is None:
+            reader, writer = await asyncio.open_connection(sock=conn)
+        else:
+            loop = asyncio.get_running_loop()
+            reader = asyncio.StreamReader()
+            protocol = asyncio.StreamReaderProtocol(reader)
+            try:
+                transport, _ = await loop.connect_accepted_socket(
+                    lambda: protocol, sock=conn, ssl=self._server_tls, ssl_handshake_timeout=15
+                )
+            except (TimeoutError, OSError, ConnectionError):  # a client that rejected the cert
+                conn.close()
+                return
+            writer = asyncio.StreamWriter(transport, protocol, reader, loop)
         await _serve_eapi(self, dev, reader, writer)
 
     # -------------------------------------------------------------- faults
@@ -566,6 +608,36 @@ class Lab:
         for d, sc in per.items():
             self.devices[d].set_scenarios(sc)
 
+    @property
+    def ca_file(self) -> Path:
+        """The CA certificate that signed the lab's eAPI certificate (while the lab runs)."""
+        assert self.credentials is not None, "the lab is not running"
+        return self.credentials.ca_file
+
+    @property
+    def client_key_file(self) -> Path:
+        """An SSH private key every lab SSH server accepts for the lab's username (while the lab runs)."""
+        assert self.credentials is not None, "the lab is not running"
+        return self.credentials.client_key_file
+
+    def target(self, name: str, *, key: bool = False) -> Target:
+        """The connection target of a lab device: eAPI over verified HTTPS (or HTTP without tls), SSH with
+        the password or (``key=True``) the lab's client key only."""
+        dev = self.devices[name]
+        eapi = dev.transport == "eapi"
+        return Target(
+            name=name,
+            platform=dev.platform,
+            host=HOST,
+            port=dev.port,
+            username=self.username,
+            password=None if key and not eapi else self.password,
+            transport=("https" if self.tls else "http") if eapi else "ssh",
+            key_file=str(self.client_key_file) if key and not eapi else None,
+            allow_agent=False,
+            ca_file=str(self.ca_file) if eapi and self.tls else None,
+        )
+
     def inventory(self) -> dict[str, Any]:
         """Ansible-style inventory: ``all.hosts`` plus one group per platform."""
         hosts: dict[str, Any] = {}
@@ -574,12 +646,15 @@ class Lab:
             entry: dict[str, Any] = {
                 "ansible_host": HOST,
                 "ansible_port": dev.port,
-                "platform": dev.platform,
-                "transport": "http" if dev.transport == "eapi" else "ssh",
+                "roceconf_platform": dev.platform,
             }
             entry.update(_ANSIBLE.get(dev.platform, {}))
-            if dev.platform == "eos":
+            if dev.transport == "eapi":
                 entry["ansible_httpapi_port"] = dev.port
+                entry["ansible_httpapi_use_ssl"] = self.tls
+                if self.tls:
+                    entry["ansible_httpapi_validate_certs"] = True
+                    entry["ansible_httpapi_ca_path"] = str(self.ca_file)
             hosts[dev.name] = entry
             groups.setdefault(dev.platform.replace("-", "_"), {"hosts": {}})["hosts"][dev.name] = None
         return {"all": {"hosts": hosts, "children": groups}}
@@ -600,7 +675,6 @@ _ANSIBLE: dict[str, dict[str, Any]] = {
     "eos": {
         "ansible_connection": "ansible.netcommon.httpapi",
         "ansible_network_os": "arista.eos.eos",
-        "ansible_httpapi_use_ssl": False,
     },
 }
 

@@ -82,6 +82,9 @@ class Platform:
     #: (load set + commit confirmed over SSH), "nvue-patch" (nv config patch + apply --confirm),
     #: "sonic-config-load" (config load + config qos reload), "script" (host NIC script over SSH).
     apply_method: str | None = None
+    #: ``ansible_network_os`` values (fnmatch patterns) of the Ansible collections for this platform, so a
+    #: user's inventory maps to it without roceconf variables (``roceconf.inventory``).
+    ansible_network_os: tuple[str, ...] = ()
     #: Main template, relative to templates/<name>/.
     template: str = "device.j2"
     #: Rendering hints from the device's ASIC and model (intent `asic:`/`model:`), e.g. which queue keyword

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import ssl
 import threading
 
 import pytest
@@ -94,3 +95,13 @@ def netmiko_args(lab: Lab, name: str, creds: tuple[str, str], device_type: str) 
         "username": creds[0],
         "password": creds[1],
     }
+
+
+def eapi_context(lab: Lab) -> ssl.SSLContext:
+    """Verifies the lab's eAPI certificate against the lab's CA (hostname 127.0.0.1 checked)."""
+    return ssl.create_default_context(cafile=str(lab.ca_file))
+
+
+def eapi_args(lab: Lab, name: str) -> dict:
+    """napalm eos optional_args: eAPI over HTTPS with certificate verification."""
+    return {"transport": "https", "port": lab.port(name), "context": eapi_context(lab)}

@@ -12,7 +12,7 @@ from napalm import get_network_driver
 from netmiko import ConnectHandler
 
 from roceconf.lab import Lab
-from tests.lab.conftest import netmiko_args
+from tests.lab.conftest import eapi_args, netmiko_args
 
 
 def _wait_for(pred, timeout: float = 5.0) -> bool:
@@ -50,9 +50,7 @@ def test_nvue_apply_confirm_reverts(lab: Lab, creds: tuple[str, str]) -> None:
 
 def test_napalm_eos_commit_with_revert_in(lab: Lab, creds: tuple[str, str]) -> None:
     lab.device("leaf2").time_scale = 0.005
-    dev = get_network_driver("eos")(
-        "127.0.0.1", *creds, timeout=20, optional_args={"transport": "http", "port": lab.port("leaf2")}
-    )
+    dev = get_network_driver("eos")("127.0.0.1", *creds, timeout=20, optional_args=eapi_args(lab, "leaf2"))
     dev.open()
     try:
         dev.load_merge_candidate(config="interface Ethernet7\n   mtu 9214\n")

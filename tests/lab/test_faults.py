@@ -11,7 +11,7 @@ from netmiko import ConnectHandler
 from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutException
 
 from roceconf.lab import Lab
-from tests.lab.conftest import NXOS_CFG, netmiko_args
+from tests.lab.conftest import NXOS_CFG, eapi_context, netmiko_args
 
 
 def test_wrong_password_is_rejected(lab: Lab, creds: tuple[str, str]) -> None:
@@ -22,7 +22,12 @@ def test_wrong_password_is_rejected(lab: Lab, creds: tuple[str, str]) -> None:
     assert lab.stats("leaf1")["logins"] == 0
     assert lab.stats("leaf1")["auth_failures"] >= 1
     node = pyeapi.connect(
-        transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password="no"
+        transport="https",
+        context=eapi_context(lab),
+        host="127.0.0.1",
+        port=lab.port("leaf2"),
+        username=creds[0],
+        password="no",
     )
     with pytest.raises(pyeapi.eapilib.ConnectionError):
         node.execute(["show version"])
@@ -34,7 +39,12 @@ def test_auth_fault_rejects_the_right_credentials(lab: Lab, creds: tuple[str, st
         ConnectHandler(**netmiko_args(lab, "spine1", creds, "juniper_junos"))
     lab.set_fault("leaf2", "auth")
     node = pyeapi.connect(
-        transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password=creds[1]
+        transport="https",
+        context=eapi_context(lab),
+        host="127.0.0.1",
+        port=lab.port("leaf2"),
+        username=creds[0],
+        password=creds[1],
     )
     with pytest.raises(pyeapi.eapilib.ConnectionError):
         node.execute(["show version"])
@@ -64,7 +74,8 @@ def test_refuse_and_hang_at_start(creds: tuple[str, str]) -> None:
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", lab.port("down")), timeout=2)
         node = pyeapi.connect(
-            transport="http",
+            transport="https",
+            context=eapi_context(lab),
             host="127.0.0.1",
             port=lab.port("stuck"),
             username=creds[0],
@@ -115,7 +126,12 @@ def test_garbage_answers_show_commands_with_junk(lab: Lab, creds: tuple[str, str
         assert "swp1" not in out and out.strip()
     lab.set_fault("leaf2", "garbage")
     node = pyeapi.connect(
-        transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password=creds[1]
+        transport="https",
+        context=eapi_context(lab),
+        host="127.0.0.1",
+        port=lab.port("leaf2"),
+        username=creds[0],
+        password=creds[1],
     )
     text = node.execute(["show running-config"], encoding="text")["result"][0]["output"]
     assert "hostname leaf2" not in text and text.strip()

@@ -1,10 +1,11 @@
-"""Real napalm drivers against the lab: eos over eAPI (http) and nxos_ssh."""
+"""Real napalm drivers against the lab: eos over eAPI (HTTPS, certificate verified) and nxos_ssh."""
 
 from __future__ import annotations
 
 from napalm import get_network_driver
 
 from roceconf.lab import Lab
+from tests.lab.conftest import eapi_args, eapi_context
 
 
 def test_nxos_ssh_merge_compare_commit_rollback(lab: Lab, creds: tuple[str, str]) -> None:
@@ -45,9 +46,7 @@ def test_nxos_ssh_merge_compare_commit_rollback(lab: Lab, creds: tuple[str, str]
 
 def test_eos_eapi_merge_compare_commit_rollback(lab: Lab, creds: tuple[str, str]) -> None:
     driver = get_network_driver("eos")
-    dev = driver(
-        "127.0.0.1", *creds, timeout=20, optional_args={"transport": "http", "port": lab.port("leaf2")}
-    )
+    dev = driver("127.0.0.1", *creds, timeout=20, optional_args=eapi_args(lab, "leaf2"))
     dev.open()
     try:
         running = dev.get_config(retrieve="running")["running"]
@@ -93,7 +92,12 @@ def test_eos_eapi_invalid_command_is_a_command_error(lab: Lab, creds: tuple[str,
     import pytest
 
     node = pyeapi.connect(
-        transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password=creds[1]
+        transport="https",
+        context=eapi_context(lab),
+        host="127.0.0.1",
+        port=lab.port("leaf2"),
+        username=creds[0],
+        password=creds[1],
     )
     with pytest.raises(pyeapi.eapilib.CommandError) as err:
         node.execute(["show version", "frobnicate now"])
@@ -106,7 +110,12 @@ def test_eos_eapi_text_pipes(lab: Lab, creds: tuple[str, str]) -> None:
     import pyeapi
 
     node = pyeapi.connect(
-        transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password=creds[1]
+        transport="https",
+        context=eapi_context(lab),
+        host="127.0.0.1",
+        port=lab.port("leaf2"),
+        username=creds[0],
+        password=creds[1],
     )
     out = node.execute(["show running-config | section interface"], encoding="text")["result"][0]["output"]
     assert out.startswith("interface Ethernet1\n   mtu 9214") and "qos map" not in out

@@ -60,7 +60,7 @@ def test_subprocess_writes_inventory_serves_and_exits_after_ttl(
     proc, inv = _start(tmp_path, creds, ttl=4)
     started = time.monotonic()
     hosts = yaml.safe_load(inv.read_text())["all"]["hosts"]
-    assert {h: v["platform"] for h, v in hosts.items()} == {
+    assert {h: v["roceconf_platform"] for h, v in hosts.items()} == {
         "leaf1": "nxos",
         "leaf2": "eos",
         "spine1": "junos",

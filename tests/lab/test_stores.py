@@ -10,6 +10,7 @@ import yaml
 
 from roceconf.lab import Device, Lab
 from roceconf.lab.__main__ import sniff_platform
+from tests.lab.conftest import eapi_context
 
 
 def test_junos_curly_config_becomes_display_set_lines() -> None:
@@ -60,7 +61,12 @@ def test_eos_session_commit_and_abort_inside_the_session(creds: tuple[str, str])
     with Lab(*creds) as lab:
         lab.add("leaf2", "eos", "hostname leaf2\n")
         node = pyeapi.connect(
-            transport="http", host="127.0.0.1", port=lab.port("leaf2"), username=creds[0], password=creds[1]
+            transport="https",
+            context=eapi_context(lab),
+            host="127.0.0.1",
+            port=lab.port("leaf2"),
+            username=creds[0],
+            password=creds[1],
         )
         node.execute(["configure session s1", "interface Ethernet1", "mtu 9214", "commit"])
         assert lab.get_config("leaf2") == "hostname leaf2\ninterface Ethernet1\n   mtu 9214\n!\n"

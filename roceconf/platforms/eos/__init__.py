@@ -835,6 +835,8 @@ PLATFORM = Platform(
     filters=FILTERS,
     napalm_driver="eos",
     netmiko_device_type="arista_eos",
+    # arista.eos collection (cliconf/httpapi plugins named arista.eos.eos); short form of Ansible < 2.10
+    ansible_network_os=("arista.eos.eos", "eos"),
     collect_commands=("show running-config",),
     negate_stale=partial(negate_stale_lines, blocks=("interface ", "qos profile ")),
 )

@@ -1279,5 +1279,7 @@ PLATFORM = Platform(
     filters=FILTERS,
     napalm_driver="junos",
     netmiko_device_type="juniper_junos",
+    # junipernetworks.junos collection (cliconf/netconf plugins named junipernetworks.junos.junos)
+    ansible_network_os=("junipernetworks.junos.junos", "junos"),
     collect_commands=("show configuration | display set",),
 )

@@ -1165,5 +1165,7 @@ PLATFORM = Platform(
     filters=FILTERS,
     napalm_driver=None,
     netmiko_device_type="cumulus_linux",
+    # nvidia.nvue collection (its httpapi plugin: ansible_network_os nvidia.nvue.httpapi); roceconf reads over SSH
+    ansible_network_os=("nvidia.nvue.*", "nvue"),
     collect_commands=("nv config show -o json",),
 )

@@ -1106,6 +1106,8 @@ PLATFORM = Platform(
     filters=FILTERS,
     napalm_driver="nxos_ssh",
     netmiko_device_type="cisco_nxos",
+    # cisco.nxos collection (cliconf/httpapi plugins named cisco.nxos.nxos); short form of Ansible < 2.10
+    ansible_network_os=("cisco.nxos.nxos", "nxos"),
     collect_commands=("show running-config",),
     negate_stale=partial(
         negate_stale_lines, indent="  ", blocks=("interface ", "policy-map type network-qos ")

@@ -1183,5 +1183,8 @@ PLATFORM = Platform(
     filters=FILTERS,
     napalm_driver=None,
     netmiko_device_type="linux",  # community SONiC logs in to a bash shell; netmiko has no community-SONiC type
+    # dellemc.enterprise_sonic collection (cliconf/httpapi plugins named dellemc.enterprise_sonic.sonic);
+    # "sonic" and other collections' <ns>.<name>.sonic for community SONiC
+    ansible_network_os=("dellemc.enterprise_sonic.sonic", "sonic", "*.sonic"),
     collect_commands=("show runningconfiguration all",),
 )
