@@ -72,6 +72,15 @@ CONNECTION_VARS: tuple[str, ...] = (
     "ansible_ssh_extra_args",
 )
 
+#: The variables among them that hold a secret (the action plugin passes them apart, never logged).
+SECRET_VARS: tuple[str, ...] = (
+    "ansible_password",
+    "ansible_ssh_pass",
+    "ansible_ssh_password",
+    "ansible_httpapi_pass",
+    "ansible_httpapi_password",
+)
+
 NO_PLATFORM = "no platform: set ansible_network_os or roceconf_platform"
 
 _TRUE = {"1", "true", "yes", "on", "y", "t"}

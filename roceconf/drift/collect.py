@@ -36,7 +36,7 @@ log = logging.getLogger("roceconf.collect")
 #: host read-back commands sent per SSH round trip (as one bash command list)
 CHUNK = 24
 
-__all__ = ["CollectError", "Target", "load_inventory", "read_live", "read_with_retries", "read_backup"]
+__all__ = ["CollectError", "Target", "load_inventory", "read_backup", "read_live", "read_state", "read_with_retries"]
 
 
 # --------------------------------------------------------------------------------------------- live read
@@ -314,3 +314,20 @@ def read_backup(directory: str | Path, device: str, platform: str) -> tuple[str,
         return p.read_text(encoding="utf-8", errors="replace"), p
     except OSError as e:
         raise CollectError(f"cannot read {p}: {e.strerror}", retry=False) from None
+
+
+# --------------------------------------------------------------------------------------------- state
+def read_state(
+    target: Target, desired: DeviceState | None = None, timeout: float = 10.0, retries: int = 2
+) -> tuple[DeviceState, str, int]:
+    """Read one live device and parse it: (actual state, the text read, attempts). For a host, ``desired``
+    names the NIC ports to read back (from the intent). Raises CollectError when nothing could be read."""
+    if target.problem:
+        raise CollectError(target.problem, retry=False)
+    plat = platforms.get(target.platform)
+    if desired is None:
+        if plat.kind == "nic":
+            raise CollectError(f"{target.name} is a {plat.name} host: give the intent that names its NICs")
+        desired = DeviceState(platform=plat.name, hostname=target.name)
+    text, attempts = read_with_retries(target, desired, timeout, retries)
+    return plat.parse(text), text, attempts

@@ -1,54 +1,35 @@
 #!/usr/bin/python
+# Copyright: roceconf maintainers
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """Ansible module: audit one device's live RoCE configuration against the intent."""
 
 from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-module: roceconf_drift
+module: drift
 short_description: Audit one device's RoCE configuration against the intent
 description:
   - Reads the running configuration (switches) or the NIC read-back (hosts) of ONE device, parses it into
     the vendor-neutral device state and compares it with what the intent says, with
     C(roceconf.drift.audit.audit_device). Returns the structured drift items (severity, field, expected,
     actual, impact) and the remediation commands.
-  - C(changed) is true when drift of severity critical or warning exists (info items do not count).
+  - A read - C(changed) is always false. RV(status) is C(drift) when drift of severity critical or warning
+    exists (info items do not count).
   - O(fail_on) fails the task when drift of that severity (or worse) exists. A device that cannot be read
-    (refused, unreachable, bad credentials, timeout, unparsable answer) has status C(unknown) and fails the
-    task with the reason unless O(fail_on_unknown=false).
-  - Runs on the controller. Pass the device's connection data from its inventory variables
-    (C(ansible_host), C(ansible_port), C(platform), C(transport)).
+    (refused, unreachable, bad credentials, untrusted certificate, timeout, unparsable answer) has status
+    C(unknown) and fails the task with the reason unless O(fail_on_unknown=false).
+  - "Runs on the controller (C(delegate_to: localhost)); the action plugin passes the host's connection
+    variables, so nothing roceconf-specific is needed in an inventory of switches."
 version_added: "0.1.0"
-author: roceconf maintainers
+author: roceconf maintainers (@roceconf)
+extends_documentation_fragment:
+  - roceconf.fabric.connection
 options:
   intent:
     description: Path of the intent YAML file.
     type: path
     required: true
-  device:
-    description: Device name in the intent (normally C(inventory_hostname)).
-    type: str
-    required: true
-  host:
-    description: Address of the device (C(ansible_host)).
-    type: str
-    required: true
-  port:
-    description: TCP port (SSH, or eAPI for EOS); default the protocol's port.
-    type: int
-  platform:
-    description: roceconf platform of the device (must match the intent).
-    type: str
-    required: true
-  transport:
-    description: C(ssh), or C(http)/C(https) for EOS eAPI.
-    type: str
-  username:
-    description: Login name. Default the environment variable C(ROCECONF_USERNAME).
-    type: str
-  password:
-    description: Password (may come from a vaulted C(ansible_password)). Default C(ROCECONF_PASSWORD).
-    type: str
   timeout:
     description: Connect/read timeout per attempt, seconds.
     type: float
@@ -59,7 +40,7 @@ options:
     default: 2
   fail_on:
     description:
-      - Fail the task when drift of this severity or worse exists. C(never) only reports.
+      - Fail the task when drift of this severity or worse exists. V(never) only reports.
     type: str
     choices: [critical, warning, never]
     default: critical
@@ -67,23 +48,29 @@ options:
     description: Fail the task when the device could not be audited (status C(unknown)).
     type: bool
     default: true
+attributes:
+  action:
+    description: Has an action plugin that passes the host's connection variables.
+    support: full
+  check_mode:
+    description: Reads only, so it runs the same in check mode.
+    support: full
+  diff_mode:
+    description: Expected (intent) against actual (running) value of every drifted field.
+    support: full
 notes:
-  - Read-only; supports check mode (it runs normally) and diff mode (expected vs actual per drifted field).
   - Credentials never appear in the result or in messages.
+seealso:
+  - module: roceconf.fabric.state_info
+  - module: roceconf.fabric.report
 requirements:
   - roceconf, napalm and netmiko in the interpreter that runs the module.
 """
 
 EXAMPLES = r"""
-- name: Audit the device
-  roceconf_drift:
+- name: Audit the device against the intent (connection from the host's inventory variables)
+  roceconf.fabric.drift:
     intent: "{{ roceconf_intent }}"
-    device: "{{ inventory_hostname }}"
-    host: "{{ ansible_host }}"
-    port: "{{ ansible_port | default(omit) }}"
-    platform: "{{ platform }}"
-    transport: "{{ transport | default(omit) }}"
-    password: "{{ ansible_password | default(omit) }}"
     fail_on: warning
   delegate_to: localhost
   register: audit
@@ -115,27 +102,25 @@ status:
 
 import sys  # noqa: E402
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback  # noqa: E402
+from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.target import (  # noqa: E402
+    CONNECTION_ARGS,
+    target_from_params,
+)
 
 RANK = {"critical": 0, "warning": 1, "info": 2}
 
 
-def _item_line(i: dict) -> str:
+def _item_line(i):
     where = f" ({i['interface']})" if i.get("interface") else ""
     return f"{i['device']}: {i['field']}{where} expected {i['expected']!r}, actual {i['actual']!r}"
 
 
-def main() -> None:
+def main():
     module = AnsibleModule(
         argument_spec={
+            **CONNECTION_ARGS,
             "intent": {"type": "path", "required": True},
-            "device": {"type": "str", "required": True},
-            "host": {"type": "str", "required": True},
-            "port": {"type": "int"},
-            "platform": {"type": "str", "required": True},
-            "transport": {"type": "str"},
-            "username": {"type": "str", "fallback": (env_fallback, ["ROCECONF_USERNAME"])},
-            "password": {"type": "str", "no_log": True, "fallback": (env_fallback, ["ROCECONF_PASSWORD"])},
             "timeout": {"type": "float", "default": 10.0},
             "retries": {"type": "int", "default": 2},
             "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
@@ -147,7 +132,6 @@ def main() -> None:
         from roceconf.compile import load_valid
         from roceconf.diagnostics import DiagnosticError
         from roceconf.drift.audit import audit_device
-        from roceconf.drift.collect import Target
     except ImportError as e:
         module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
     p = module.params
@@ -159,18 +143,13 @@ def main() -> None:
         module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
     if p["device"] not in fab.devices:
         module.fail_json(msg=f"no device named '{p['device']}' in the intent {p['intent']}")
-    target = Target.from_params(p)
+    target = target_from_params(p)
     res = audit_device(
-        fab,
-        p["device"],
-        target=target,
-        timeout=p["timeout"],
-        retries=p["retries"],
-        source=f"{p['host']}:{p['port']}" if p["port"] else p["host"],
+        fab, p["device"], target=target, timeout=p["timeout"], retries=p["retries"], source=target.where
     )
     data = res.to_dict()
     blocking = [i for i in data["items"] if i["severity"] != "info"]
-    out = {"drift": data, "status": data["status"], "changed": bool(blocking)}
+    out = {"drift": data, "status": data["status"], "changed": False}
     if module._diff and blocking:
         out["diff"] = {
             "before_header": f"{p['device']} (running)",

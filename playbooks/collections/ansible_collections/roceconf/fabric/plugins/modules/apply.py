@@ -1,14 +1,16 @@
 #!/usr/bin/python
+# Copyright: roceconf maintainers
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """Ansible module: push one rendered roceconf config to one switch (compare, commit, verify)."""
 
 from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-module: roceconf_apply
+module: apply
 short_description: Push a rendered RoCE config to one switch (compare, commit-confirm, verify)
 description:
-  - Pushes the file rendered by M(roceconf_render) for ONE device with C(roceconf.apply.apply_config).
+  - Pushes the file rendered by M(roceconf.fabric.render) for ONE device with C(roceconf.apply.apply_config).
   - "EOS (eAPI) and NX-OS (C(nxos_ssh)): napalm C(load_merge_candidate), C(compare_config), C(commit_config);
     the merge is loaded again from a new session and must compare empty, otherwise napalm C(rollback())."
   - "Junos (CLI over SSH): C(configure), the set lines, C(show | compare), C(commit confirmed N), then
@@ -21,36 +23,14 @@ description:
   - Check mode compares and discards (nothing changes on the device); C(--diff) shows the candidate diff.
   - Host NIC scripts are not pushed by this module; the playbook runs them with M(ansible.builtin.script).
 version_added: "0.1.0"
-author: roceconf maintainers
+author: roceconf maintainers (@roceconf)
+extends_documentation_fragment:
+  - roceconf.fabric.connection
 options:
   src:
-    description: The rendered config file of the device (C(dest/<device>.<ext>) of M(roceconf_render)).
+    description: The rendered config file of the device (C(dest/<device>.<ext>) of M(roceconf.fabric.render)).
     type: path
     required: true
-  device:
-    description: Device name (normally C(inventory_hostname)); used in messages and temp file names.
-    type: str
-    required: true
-  host:
-    description: Address of the device (C(ansible_host)).
-    type: str
-    required: true
-  port:
-    description: TCP port (SSH, or eAPI for EOS).
-    type: int
-  platform:
-    description: roceconf platform of the device.
-    type: str
-    required: true
-  transport:
-    description: C(ssh), or C(http)/C(https) for EOS eAPI.
-    type: str
-  username:
-    description: Login name. Default the environment variable C(ROCECONF_USERNAME).
-    type: str
-  password:
-    description: Password (may come from a vaulted C(ansible_password)). Default C(ROCECONF_PASSWORD).
-    type: str
   timeout:
     description: Connect/command timeout, seconds.
     type: float
@@ -62,8 +42,17 @@ options:
         C(0) commits without confirm.
     type: int
     default: 120
+attributes:
+  action:
+    description: Has an action plugin that passes the host's connection variables.
+    support: full
+  check_mode:
+    description: The candidate is compared on the device and discarded; nothing changes.
+    support: full
+  diff_mode:
+    description: The candidate diff as the device prints it.
+    support: full
 notes:
-  - Supports check mode and diff mode.
   - Merge semantics, never replace; lines the intent no longer renders are not removed (the drift audit
     reports what they break).
 requirements:
@@ -71,15 +60,9 @@ requirements:
 """
 
 EXAMPLES = r"""
-- name: Push the rendered config
-  roceconf_apply:
+- name: Push the rendered config (connection from the host's inventory variables)
+  roceconf.fabric.apply:
     src: "{{ roceconf_render_dir }}/{{ inventory_hostname }}.cfg"
-    device: "{{ inventory_hostname }}"
-    host: "{{ ansible_host }}"
-    port: "{{ ansible_port | default(omit) }}"
-    platform: "{{ platform }}"
-    transport: "{{ transport | default(omit) }}"
-    password: "{{ ansible_password | default(omit) }}"
   delegate_to: localhost
 """
 
@@ -105,20 +88,18 @@ messages:
 
 import sys  # noqa: E402
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback  # noqa: E402
+from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.target import (  # noqa: E402
+    CONNECTION_ARGS,
+    target_from_params,
+)
 
 
-def main() -> None:
+def main():
     module = AnsibleModule(
         argument_spec={
+            **CONNECTION_ARGS,
             "src": {"type": "path", "required": True},
-            "device": {"type": "str", "required": True},
-            "host": {"type": "str", "required": True},
-            "port": {"type": "int"},
-            "platform": {"type": "str", "required": True},
-            "transport": {"type": "str"},
-            "username": {"type": "str", "fallback": (env_fallback, ["ROCECONF_USERNAME"])},
-            "password": {"type": "str", "no_log": True, "fallback": (env_fallback, ["ROCECONF_PASSWORD"])},
             "timeout": {"type": "float", "default": 30.0},
             "confirm_seconds": {"type": "int", "default": 120},
         },
@@ -127,14 +108,13 @@ def main() -> None:
     try:
         from roceconf import platforms
         from roceconf.apply import ApplyError, apply_config, apply_method
-        from roceconf.drift.collect import Target
     except ImportError as e:
         module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
     p = module.params
-    try:
-        plat = platforms.get(p["platform"])
-    except Exception:  # noqa: BLE001 - unknown platform name
-        module.fail_json(msg=f"unknown platform '{p['platform']}'")
+    target = target_from_params(p)
+    if target.problem:
+        module.fail_json(msg=f"{p['device']}: {target.problem}")
+    plat = platforms.get(target.platform)
     if plat.kind == "nic":
         module.fail_json(
             msg=f"{p['device']} is a host ({plat.name}): NIC scripts are run with ansible.builtin.script"
@@ -144,7 +124,6 @@ def main() -> None:
             text = fh.read()
     except OSError as e:
         module.fail_json(msg=f"cannot read {p['src']}: {e.strerror or e} (run playbooks/generate.yml)")
-    target = Target.from_params(p)
     method = apply_method(plat)
     try:
         res = apply_config(

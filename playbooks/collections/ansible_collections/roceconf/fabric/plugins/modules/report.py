@@ -1,25 +1,27 @@
 #!/usr/bin/python
+# Copyright: roceconf maintainers
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """Ansible module: combine per-device drift results into the JSON, JUnit and Markdown reports."""
 
 from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-module: roceconf_report
+module: report
 short_description: Write the drift reports (JSON, JUnit, Markdown) of a whole audit run
 description:
-  - Combines the per-device results registered from M(roceconf_drift) into one drift report and writes it
+  - Combines the per-device results registered from M(roceconf.fabric.drift) into one drift report and writes it
     with the library's report functions (C(roceconf.drift.report) C(to_json), C(to_junit), C(to_markdown))
     into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(drift.json), C(drift-junit.xml), C(drift.md).
   - Fails when drift of severity O(fail_on) exists, naming every device and item; fails when a device could
     not be audited (unless O(fail_on_unknown=false)). The reports are written first.
   - "Runs on the controller, once (C(run_once: true), C(delegate_to: localhost))."
 version_added: "0.1.0"
-author: roceconf maintainers
+author: roceconf maintainers (@roceconf)
 options:
   results:
     description:
-      - The registered results of M(roceconf_drift), one per audited host (in the order of O(hosts)).
+      - The registered results of M(roceconf.fabric.drift), one per audited host (in the order of O(hosts)).
         A host without a result (its task failed before auditing) is reported as C(unknown).
     type: list
     elements: dict
@@ -30,7 +32,9 @@ options:
     elements: str
     required: true
   platforms:
-    description: Platform of each host, aligned with O(hosts) (used for hosts without a result).
+    description:
+      - Platform of each host, aligned with O(hosts) (used for hosts without a result); default the platform
+        each result names.
     type: list
     elements: str
     default: []
@@ -58,13 +62,20 @@ options:
     description: Fail when a device could not be audited.
     type: bool
     default: true
-notes:
-  - In check mode nothing is written.
+attributes:
+  check_mode:
+    description: Nothing is written; the findings are still reported.
+    support: full
+  diff_mode:
+    description: No diff is returned (the reports are new files).
+    support: none
+requirements:
+  - roceconf (the Python package) in the interpreter that runs the module.
 """
 
 EXAMPLES = r"""
 - name: Write the reports and fail on critical drift
-  roceconf_report:
+  roceconf.fabric.report:
     results: "{{ ansible_play_hosts_all | map('extract', hostvars) | map(attribute='roceconf_audit', default={}) | list }}"
     hosts: "{{ ansible_play_hosts_all }}"
     intent: "{{ roceconf_intent }}"

@@ -1,11 +1,13 @@
 #!/usr/bin/python
+# Copyright: roceconf maintainers
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """Ansible module: fabric health from counters (roceconf health) for the hosts of a play."""
 
 from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-module: roceconf_health
+module: health
 short_description: Read every device's counters twice or more and evaluate them against the intent
 description:
   - Runs C(roceconf.health.collect.health_live) for the given devices of the inventory - the same
@@ -18,7 +20,7 @@ description:
   - Fails when a finding of severity O(fail_on) or worse exists, naming device, port, priority and rule; fails
     when a device could not be read (unless O(fail_on_unknown=false)). The reports are written first.
 version_added: "0.1.0"
-author: roceconf maintainers
+author: roceconf maintainers (@roceconf)
 options:
   intent:
     description: Path of the intent YAML file.
@@ -29,35 +31,18 @@ options:
     type: list
     elements: str
     required: true
-  hosts:
-    description: Address of each device (C(ansible_host)).
+  connections:
+    description:
+      - The connection variables of each device, aligned with O(devices), resolved like
+        C(roceconf drift --inventory) does (C(roceconf.inventory.target_from_vars)). Filled in by the action
+        plugin from every host's variables (templated by Ansible); leave it out.
     type: list
-    elements: str
-    required: true
-  ports:
-    description: TCP port of each device (SSH, or eAPI for EOS); empty for the protocol's default.
-    type: list
-    elements: str
+    elements: dict
     default: []
-  platforms:
-    description: roceconf platform of each device (must match the intent).
+  connection_secrets:
+    description: The password variables of each device, aligned with O(devices). Filled in by the action plugin.
     type: list
-    elements: str
-    required: true
-  transports:
-    description: C(ssh), or C(http)/C(https) for EOS eAPI, per device; empty for the default.
-    type: list
-    elements: str
-    default: []
-  usernames:
-    description: Login name per device (C(ansible_user)); empty for C(ROCECONF_USERNAME).
-    type: list
-    elements: str
-    default: []
-  passwords:
-    description: Password per device (may come from a vaulted C(ansible_password)); empty for C(ROCECONF_PASSWORD).
-    type: list
-    elements: str
+    elements: dict
     default: []
   interval:
     description: Seconds between samples.
@@ -95,20 +80,27 @@ options:
     description: Fail when a device could not be read.
     type: bool
     default: true
+attributes:
+  action:
+    description: Has an action plugin that passes every host's connection variables.
+    support: full
+  check_mode:
+    description: Reads only; the reports are written in check mode too.
+    support: full
+  diff_mode:
+    description: Returns no diff.
+    support: none
 notes:
-  - Read-only; credentials come from ROCECONF_USERNAME / ROCECONF_PASSWORD or the inventory, as for drift.
+  - Read-only (never C(changed)); credentials come from the inventory, then ROCECONF_USERNAME / ROCECONF_PASSWORD.
 requirements:
   - roceconf, napalm, netmiko and prometheus-client in the interpreter that runs the module.
 """
 
 EXAMPLES = r"""
-- name: Fabric health from counters
-  roceconf_health:
+- name: Fabric health from counters (connections from every host's inventory variables)
+  roceconf.fabric.health:
     intent: "{{ roceconf_intent }}"
     devices: "{{ ansible_play_hosts_all }}"
-    hosts: "{{ ansible_play_hosts_all | map('extract', hostvars) | map(attribute='ansible_host', default='') | list }}"
-    ports: "{{ ansible_play_hosts_all | map('extract', hostvars) | map(attribute='ansible_port', default='') | list }}"
-    platforms: "{{ ansible_play_hosts_all | map('extract', hostvars) | map(attribute='platform', default='') | list }}"
     interval: 60
     dest: /srv/roceconf
   run_once: true
@@ -145,17 +137,13 @@ from ansible.module_utils.basic import AnsibleModule  # noqa: E402
 RANK = {"critical": 0, "warning": 1, "info": 2}
 
 
-def main() -> None:
+def main():
     module = AnsibleModule(
         argument_spec={
             "intent": {"type": "path", "required": True},
             "devices": {"type": "list", "elements": "str", "required": True},
-            "hosts": {"type": "list", "elements": "str", "required": True},
-            "ports": {"type": "list", "elements": "str", "default": []},
-            "platforms": {"type": "list", "elements": "str", "required": True},
-            "transports": {"type": "list", "elements": "str", "default": []},
-            "usernames": {"type": "list", "elements": "str", "default": []},
-            "passwords": {"type": "list", "elements": "str", "default": [], "no_log": True},
+            "connections": {"type": "list", "elements": "dict", "default": []},
+            "connection_secrets": {"type": "list", "elements": "dict", "default": [], "no_log": True},
             "interval": {"type": "float", "default": 10.0},
             "samples": {"type": "int", "default": 2},
             "workers": {"type": "int", "default": 8},
@@ -171,7 +159,8 @@ def main() -> None:
     try:
         from roceconf.compile import load_valid, write_outputs
         from roceconf.diagnostics import DiagnosticError
-        from roceconf.drift.collect import CollectError, Target
+        from roceconf.drift.collect import CollectError
+        from roceconf.inventory import target_from_vars
         from roceconf.health.collect import health_live
         from roceconf.health.report import FORMATS
     except ImportError as e:
@@ -187,30 +176,11 @@ def main() -> None:
         module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
     n = len(p["devices"])
 
-    def col(name: str, env: str | None = None) -> list[str | None]:
-        vals = list(p[name]) + [""] * (n - len(p[name]))
-        return [v or (os.environ.get(env) if env else None) or None for v in vals[:n]]
-
+    conns = list(p["connections"]) + [{}] * (n - len(p["connections"]))
+    secrets = list(p["connection_secrets"]) + [{}] * (n - len(p["connection_secrets"]))
     targets = {}
-    for dev, host, port, plat, transport, user, pw in zip(
-        p["devices"],
-        col("hosts"),
-        col("ports"),
-        col("platforms"),
-        col("transports"),
-        col("usernames", "ROCECONF_USERNAME"),
-        col("passwords", "ROCECONF_PASSWORD"),
-        strict=True,
-    ):
-        targets[dev] = Target(
-            name=dev,
-            platform=plat or "",
-            host=host or dev,
-            port=int(port) if port and str(port).isdigit() else None,
-            username=user,
-            password=pw,
-            transport=transport,
-        )
+    for dev, conn, secret in zip(p["devices"], conns[:n], secrets[:n], strict=True):
+        targets[dev] = target_from_vars(dev, {**(conn or {}), **(secret or {})}, env=os.environ)
     devices = [d for d in p["devices"] if d in fab.devices]
     if not devices:
         module.fail_json(msg="none of the play's hosts is a device of the intent")

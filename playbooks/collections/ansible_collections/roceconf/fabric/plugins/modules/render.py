@@ -1,11 +1,13 @@
 #!/usr/bin/python
+# Copyright: roceconf maintainers
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """Ansible module: validate a roceconf intent and render one config file per device."""
 
 from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-module: roceconf_render
+module: render
 short_description: Validate a RoCE fabric intent and render the device configs
 description:
   - Loads and validates a roceconf intent file and renders one config file per device into O(dest)
@@ -15,7 +17,7 @@ description:
   - An invalid intent fails the task with the C(FILE:LINE:COL) diagnostics of the validator.
   - "Runs on the controller (C(delegate_to: localhost) or a play on localhost)."
 version_added: "0.1.0"
-author: roceconf maintainers
+author: roceconf maintainers (@roceconf)
 options:
   intent:
     description: Path of the intent YAML file.
@@ -35,22 +37,28 @@ options:
         reviewed, current files are pushed.
     type: bool
     default: false
+attributes:
+  check_mode:
+    description: Writes nothing; reports C(changed) when a file would change.
+    support: full
+  diff_mode:
+    description: The unified diff of every file that changes.
+    support: full
 notes:
   - Files in O(dest) that do not belong to the intent are reported in RV(unexpected) and left alone.
-  - Supports check mode and diff mode.
 requirements:
-  - roceconf (the Python package of this repository) in the interpreter that runs the module.
+  - roceconf (the Python package) in the interpreter that runs the module.
 """
 
 EXAMPLES = r"""
 - name: Render every device of the lab fabric
-  roceconf_render:
+  roceconf.fabric.render:
     intent: inventories/lab/intent.yml
     dest: build/render/lab
   delegate_to: localhost
 
 - name: Fail when the rendered files are not current
-  roceconf_render:
+  roceconf.fabric.render:
     intent: inventories/lab/intent.yml
     dest: build/render/lab
     check_current: true
@@ -158,7 +166,7 @@ def main() -> None:
         if changed_files:
             module.fail_json(
                 msg=f"{len(changed_files)} rendered file(s) in {dest} are missing or out of date "
-                f"({', '.join(changed_files)}): run playbooks/generate.yml first and review the result",
+                f"({', '.join(changed_files)}): run the roceconf.fabric.generate playbook or role first and review the result",
                 changed=False,
                 **out,
             )
