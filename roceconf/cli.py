@@ -326,6 +326,17 @@ def parse(platform_name: str, file: str, fmt: str | None, output: str | None) ->
     type=click.Path(dir_okay=False),
     help="Acceptance baseline (acceptance record): report every BOM or config change since the accepted test.",
 )
+@click.option(
+    "--ca-file",
+    type=click.Path(dir_okay=False, exists=True),
+    help="CA bundle for the eAPI HTTPS certificates (overrides ansible_httpapi_ca_path).",
+)
+@click.option(
+    "--no-verify-tls",
+    "no_verify_tls",
+    is_flag=True,
+    help="Do not verify eAPI HTTPS certificates (overrides ansible_httpapi_validate_certs; verified by default).",
+)
 @guarded
 def drift(
     intent: str,
@@ -339,6 +350,8 @@ def drift(
     retries: int,
     save_configs: str | None,
     baseline: str | None,
+    ca_file: str | None = None,
+    no_verify_tls: bool = False,
 ) -> None:
     """Audit devices against the intent. Exit 0 in sync, 1 drift (or a stale acceptance baseline), 2 invalid
     input, 3 some device unknown."""
@@ -374,6 +387,8 @@ def drift(
                 retries=retries,
                 progress=progress,
                 save_dir=save_configs,
+                ca_file=ca_file,
+                verify_tls=False if no_verify_tls else None,
             )
         if accepted is not None:
             from roceconf.acceptance.bom import check_baseline

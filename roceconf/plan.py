@@ -393,6 +393,8 @@ def read_intent(spec: str, cwd: str | Path | None = None) -> Fabric:
     except DiagnosticError as e:
         msgs = [d.format() for d in e.diagnostics]
         raise PlanError([*msgs, f"error: {spec}: cannot be loaded ({len(msgs)} error(s))"]) from None
+    except MissingResource:  # roceconf's own files are missing: not a problem of this intent (exit 2)
+        raise
     except OSError as e:
         raise PlanError([f"error: {spec}: {e.strerror or e}"]) from None
 

@@ -23,6 +23,7 @@ from roceconf.desired import desired_state, intended_state
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.names import compress_interfaces
 from roceconf.render import render_state
+from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState
 from roceconf.yamlsrc import Path_
 
@@ -161,6 +162,8 @@ def device_losses(dev: DeviceSpec) -> list[Loss]:
     desired = desired_state(dev)
     try:
         back = plat.parse(render_state(desired))
+    except MissingResource:  # no template at all: an installation error (exit 2), not a loss
+        raise
     except Exception as e:  # noqa: BLE001 - a broken template must not hide the loss of every value
         return [Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path)]
     merged: dict[tuple[str, str, str], Loss] = {}

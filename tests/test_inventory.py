@@ -307,13 +307,24 @@ def test_lab_inventory_verifies_tls(lab: Lab, tmp_path: Path) -> None:
     bad = tmp_path / "bad-ca.pem"
     make_ca(tmp_path)
     (tmp_path / "ca.pem").rename(bad)
-    report = audit(
-        fab,
-        inventory=inv,
-        device="leaf1",
-        timeout=5,
-        retries=0,
-        credentials=("labuser", "lab-pass-1"),
-        ca_file=str(bad),
+    env = {**os.environ, "ROCECONF_USERNAME": "labuser", "ROCECONF_PASSWORD": "lab-pass-1"}
+    cmd = [str(BIN / "roceconf"), "drift", str(INTENT), "--inventory", str(inv), "--device", "leaf1"]
+    res = subprocess.run(
+        [*cmd, "--ca-file", str(bad), "--format", "json", "--retries", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    assert "not trusted" in (report.devices[0].reason or "")
+    assert res.returncode == 3, res.stdout + res.stderr
+    (leaf1,) = json.loads(res.stdout)["devices"]
+    reason = leaf1["reason"]
+    assert (
+        reason.startswith(f"TLS certificate of 127.0.0.1:{lab.port('leaf1')} not trusted")
+        and "\n" not in reason
+    )
+    assert f"by the CA file {bad}" in reason and "Traceback" not in res.stderr
+    res = subprocess.run(
+        [*cmd, "--ca-file", str(bad), "--no-verify-tls"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert res.returncode == 0, res.stdout + res.stderr  # the explicit opt-out

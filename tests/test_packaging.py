@@ -57,10 +57,19 @@ class Installed:
 
 
 def _build(tmp: Path) -> Path:
-    """sdist from the checkout, then the wheel from the unpacked sdist (offline: no build isolation)."""
+    """sdist from (a copy of) the checkout, then the wheel from the unpacked sdist (offline: no build
+    isolation). The copy keeps other tests' builds in the checkout from racing with this one."""
     dist = tmp / "dist"
+    checkout = tmp / "checkout"
+    anywhere = shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis")
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        top = {"build", "dist", "out", "reports"} if Path(directory) == ROOT else set()
+        return set(anywhere(directory, names)) | (top & set(names))
+
+    shutil.copytree(ROOT, checkout, ignore=ignore)
     subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(ROOT)],
+        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(checkout)],
         check=True,
         capture_output=True,
         timeout=300,

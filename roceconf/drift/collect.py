@@ -33,6 +33,12 @@ from roceconf.transport import (
 
 log = logging.getLogger("roceconf.collect")
 
+# The client libraries log their own errors (pyeapi with a traceback) and, with no handler configured,
+# Python's last-resort handler would print them on stderr next to roceconf's one-line reason. A NullHandler
+# keeps them quiet; with -v / --debug they still reach the handlers roceconf installs.
+for _name in ("pyeapi", "napalm", "netmiko", "paramiko"):
+    logging.getLogger(_name).addHandler(logging.NullHandler())
+
 #: host read-back commands sent per SSH round trip (as one bash command list)
 CHUNK = 24
 
