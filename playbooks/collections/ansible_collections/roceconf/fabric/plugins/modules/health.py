@@ -15,8 +15,8 @@ description:
     the health report into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(health.json),
     C(health-junit.xml), C(health.md), C(health.prom) (Prometheus textfile) - and the raw counters of every
     sample into C(dest/<YYYY-MM-DD>/counters/) (C(roceconf health --counters) reads them again).
-  - The evaluation needs every device at once (link partners are correlated), so it runs once on the
-    controller (C(run_once: true), C(delegate_to: localhost)).
+  - "The evaluation needs every device at once (link partners are correlated), so it runs once on the
+    controller (C(run_once: true), C(delegate_to: localhost))."
   - Fails when a finding of severity O(fail_on) or worse exists, naming device, port, priority and rule; fails
     when a device could not be read (unless O(fail_on_unknown=false)). The reports are written first.
 version_added: "0.1.0"
