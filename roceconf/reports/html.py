@@ -287,6 +287,7 @@ document.getElementById('fsev').addEventListener('change',filter);document.getEl
 document.getElementById('q').addEventListener('input',function(){var q=this.value.trim(),n=0,first=null;
  nodes.forEach(function(el){var hit=q&&(el.getAttribute('data-name').indexOf(q)>=0||(el.getAttribute('data-members')||'').split(' ').indexOf(q)>=0||el.getAttribute('data-label').indexOf(q)>=0);el.classList.toggle('hit',!!hit);if(hit){n++;first=first||el;}});
  document.getElementById('qres').textContent=q?n+' match(es)':''; if(first){first.scrollIntoView({block:'center',inline:'center'}); if(n===1){show(first);}}});
+document.getElementById('map').dataset.ready='1';
 })();
 </script>
 </body></html>
