@@ -185,6 +185,7 @@ def validate(intents: tuple[str, ...], strict: bool, fmt: str | None, output: st
 @click.option(
     "-o", "--output", "out_dir", default="schemas", show_default=True, type=click.Path(file_okay=False)
 )
+@guarded
 def schema(out_dir: str) -> None:
     """Write the JSON Schemas (intent, device state, drift report, plan)."""
     from roceconf.docgen import write_schemas
@@ -197,6 +198,7 @@ def schema(out_dir: str) -> None:
 @click.option(
     "-o", "--output", "out_dir", default="docs", show_default=True, type=click.Path(file_okay=False)
 )
+@guarded
 def docs(out_dir: str) -> None:
     """Regenerate docs/intent.md and docs/rules.md from the code."""
     from roceconf.docgen import write_docs

@@ -28,7 +28,9 @@ def cli(*args: str, env: dict[str, str] | None = None) -> Result:
     return res
 
 
-def run(*args: str, env: dict[str, str] | None = None, timeout: float = 60, **kw) -> subprocess.CompletedProcess:
+def run(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60, **kw
+) -> subprocess.CompletedProcess:
     """Run the real roceconf executable (a separate process, as a user runs it)."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(

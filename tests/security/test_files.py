@@ -14,9 +14,7 @@ SECRET = "AWS_SECRET_ACCESS_KEY"
 def _with_csv(tmp_path: Path, csv_ref: str) -> Path:
     d = tmp_path / "repo" / "fabric"
     d.mkdir(parents=True)
-    text = lab_text().replace(
-        "links:\n", f"links:\n  - csv: {csv_ref}\n", 1
-    )
+    text = lab_text().replace("links:\n", f"links:\n  - csv: {csv_ref}\n", 1)
     p = d / "intent.yml"
     p.write_text(text, encoding="utf-8")
     (tmp_path / "repo" / "secret.env").write_text(f"{SECRET},wJalrXUtnFEMI,leaf1,Ethernet1\n")
@@ -71,7 +69,12 @@ def test_asic_table_with_negative_cell_size(tmp_path: Path) -> None:
     t = tmp_path / "asics.yml"
     t.write_text("tomahawk4: {buffer_bytes: 113000000, cell_bytes: -1}\n")
     for cmd in ("check", "headroom"):
-        res = cli(cmd, str(Path(__file__).resolve().parents[2] / "inventories/lab/intent.yml"), "--asic-table", str(t))
+        res = cli(
+            cmd,
+            str(Path(__file__).resolve().parents[2] / "inventories/lab/intent.yml"),
+            "--asic-table",
+            str(t),
+        )
         assert res.exit_code == 2, res.output
         (line,) = errors(res.output)
         assert "error[RC024]: tomahawk4.cell_bytes must be a positive number (got -1)" in line
@@ -80,7 +83,12 @@ def test_asic_table_with_negative_cell_size(tmp_path: Path) -> None:
 def test_asic_table_errors_do_not_echo_the_file(tmp_path: Path) -> None:
     t = tmp_path / "asics.yml"
     t.write_text(f"{SECRET}: [unclosed\n")
-    res = cli("headroom", str(Path(__file__).resolve().parents[2] / "inventories/lab/intent.yml"), "--asic-table", str(t))
+    res = cli(
+        "headroom",
+        str(Path(__file__).resolve().parents[2] / "inventories/lab/intent.yml"),
+        "--asic-table",
+        str(t),
+    )
     assert res.exit_code == 2
     assert len(errors(res.output)) == 1
     assert all(len(line) < 300 for line in res.output.splitlines())

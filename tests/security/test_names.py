@@ -53,7 +53,11 @@ def test_traversal_device_name_in_drift(tmp_path: Path, mode: str) -> None:
     inv.write_text("all:\n  hosts: {}\n")
     d = tmp_path / "saved" / "a"
     d.mkdir(parents=True)
-    args = ["--inventory", str(inv), "--save-configs", str(d)] if mode == "--save-configs" else ["--configs", str(d)]
+    args = (
+        ["--inventory", str(inv), "--save-configs", str(d)]
+        if mode == "--save-configs"
+        else ["--configs", str(d)]
+    )
     res = cli("drift", str(_escaping_intent(tmp_path)), *args)
     assert res.exit_code == 2
     assert "RC014" in res.output
@@ -77,7 +81,9 @@ def test_writer_checks_the_resolved_path(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "leaf1.cfg").symlink_to(outside / "leaf1.cfg")
-    res = cli("render", str(Path(__file__).resolve().parents[2] / "inventories/lab/intent.yml"), "-o", str(out))
+    res = cli(
+        "render", str(Path(__file__).resolve().parents[2] / "inventories/lab/intent.yml"), "-o", str(out)
+    )
     assert res.exit_code == 2
     (line,) = [ln for ln in res.output.splitlines() if ln.startswith("error")]
     assert line.endswith("out: refusing to write 'leaf1.cfg': the file would leave the directory")
@@ -200,6 +206,8 @@ def test_profile_class_role_names_are_identifiers(
 
 
 @pytest.mark.parametrize("platform", list(GOOD_ITF))
-@pytest.mark.parametrize("bad", ["a\\nreload", "a;reload", "$(reboot)", "`reboot`", "a'b", 'a\\"b', "{{ 7*7 }}", "a!b"])
+@pytest.mark.parametrize(
+    "bad", ["a\\nreload", "a;reload", "$(reboot)", "`reboot`", "a'b", 'a\\"b', "{{ 7*7 }}", "a!b"]
+)
 def test_metacharacters_stay_refused(tmp_path: Path, platform: str, bad: str) -> None:
     _refused(tmp_path, _minimal(platform, itf=bad), "RC121")

@@ -56,4 +56,6 @@ def test_huge_ranges_are_refused_before_they_are_built() -> None:
     with pytest.raises(RangeError, match="more than"):
         expand_names("gpu[0-99999][0-99999]")
     assert _diags(dev="gpu[0-999999][0-999999]")[0].startswith("4:11 RC022 range '0-999999' has more than")
-    assert _diags(itf="Ethernet1-999999")[0].startswith("8:16 RC022 interface range 'Ethernet1-999999' has more than 4096")
+    assert _diags(itf="Ethernet1-999999")[0].startswith(
+        "8:16 RC022 interface range 'Ethernet1-999999' has more than 4096"
+    )

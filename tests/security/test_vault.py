@@ -25,7 +25,10 @@ def _vaulted_inventory(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(
     ("password", "expect"),
-    [("wrong-password", "wrong vault password"), (None, "no vault password (set ROCECONF_VAULT_PASSWORD_FILE)")],
+    [
+        ("wrong-password", "wrong vault password"),
+        (None, "no vault password (set ROCECONF_VAULT_PASSWORD_FILE)"),
+    ],
 )
 @pytest.mark.parametrize("command", ["drift", "check"])
 def test_vault_that_cannot_be_opened(tmp_path: Path, password: str | None, expect: str, command: str) -> None:
