@@ -30,7 +30,16 @@ class StateSet:
 
 
 def _has_content(state: DeviceState) -> bool:
-    return bool(state.interfaces or state.dscp_to_tc)
+    """Anything RoCE-relevant was read: a DSCP map, or a port with at least one stated value (junk output
+    names ports but states nothing, and is unknown, never 'in sync' or 'drift')."""
+    return bool(state.dscp_to_tc) or any(_stated(itf.model_dump()) for itf in state.interfaces.values())
+
+
+def _stated(value: object) -> bool:
+    """A settings value with at least one leaf (names such as an RDMA device name do not count)."""
+    if isinstance(value, dict):
+        return any(_stated(v) for k, v in value.items() if k != "device")
+    return value not in (None, [])
 
 
 def desired(fab: Fabric) -> StateSet:

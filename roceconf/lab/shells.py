@@ -918,7 +918,8 @@ class LinuxShell(Shell):
         cmd = cmd.replace("$?", str(self.rc))
         self.rc = 0
         out = None
-        if self.device.fault == "garbage" and self.device.counter_output(cmd) is not None:
+        if self.device.fault == "garbage" and self._reads(cmd):
+            # a read answers junk, also inside the collector's `echo '#>>> cmd'; cmd 2>&1; ...` lists
             out = junk(self.rng)
         else:
             out = self.device.counter_output(cmd)
@@ -932,6 +933,12 @@ class LinuxShell(Shell):
             return out
         self.rc = 127
         return f"-bash: {cmd.split()[0]}: command not found"
+
+    @staticmethod
+    def _reads(cmd: str) -> bool:
+        """A command that reads state (not echo/printf markers, not a write into a file)."""
+        words = cmd.split()
+        return bool(words) and words[0] not in ("echo", "printf", "mkdir", "modprobe", "mount") and ">" not in cmd
 
     def _write(self, path: str, text: str, append: bool) -> None:
         with self.device.lock:

@@ -369,6 +369,9 @@ class HostParser:
                         "port-prio",
                     },
                 )
+                if out.strip() and not g:  # output that is not `dcb app show` output: unknown, not "no entries"
+                    self.state.warn(f"{cmd}: no DCB APP data in output", start)
+                    return
                 for tok in g.get("dscp-prio", []):
                     k, _, v = tok.partition(":")
                     d, pr = dscp_value(k), _int(v, 0, 7)
