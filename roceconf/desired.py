@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.intent.model import TrafficClass
 from roceconf.names import natural_key
 from roceconf.render import render_state
 from roceconf.resources import MissingResource
@@ -20,6 +21,28 @@ from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRd
 
 def _round(value: int, quantum: int) -> int:
     return max(quantum, int(round(value / quantum)) * quantum) if quantum > 1 else value
+
+
+def default_class(classes: list[TrafficClass]) -> TrafficClass | None:
+    """The class every DSCP the intent does not name goes to ("every DSCP has a home").
+
+    The lossy class of role ``other`` that holds DSCP 0 (RFC 4594 "Default Forwarding" / best effort), else
+    the lossy ``other`` class with the lowest priority. None when the intent has no such class: the
+    unnamed DSCPs then keep the platform's own default (rule RC140 says so)."""
+    lossy = [c for c in classes if c.role == "other" and not c.lossless]
+    with_zero = [c for c in lossy if 0 in c.dscp]
+    if with_zero:
+        return with_zero[0]
+    return min(lossy, key=lambda c: c.priority, default=None)
+
+
+def dscp_homes(classes: list[TrafficClass]) -> dict[str, int]:
+    """DSCP (0-63, string) -> priority: the intent's DSCPs, every other DSCP to the default class."""
+    named = {d: c.priority for c in sorted(classes, key=lambda c: c.priority) for d in c.dscp}
+    home = default_class(classes)
+    if home is None:
+        return {str(d): p for d, p in named.items()}
+    return {str(d): named.get(d, home.priority) for d in range(64)}
 
 
 def desired_state(dev: DeviceSpec) -> DeviceState:
@@ -41,7 +64,14 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     plat = platforms.get(dev.platform)
     cap = plat.capabilities
     lossless = s.lossless_priorities
-    dscp_to_tc = {str(d): c.priority for c in sorted(s.classes, key=lambda c: c.priority) for d in c.dscp}
+    hints = plat.render_hints(dev.asic, dev.model) if plat.render_hints else {}
+    release = plat.release(dev.os_version, dev.model)
+    if release:
+        hints = {**hints, "os_version": release}
+    if cap.every_dscp_mapped:
+        dscp_to_tc = dscp_homes(s.classes)
+    else:
+        dscp_to_tc = {str(d): c.priority for c in sorted(s.classes, key=lambda c: c.priority) for d in c.dscp}
     ecn = {}
     sched = {}
     for c in s.classes:
@@ -55,6 +85,13 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
                 mode=c.scheduling.mode,
                 bandwidth_percent=c.scheduling.weight_percent if c.scheduling.mode == "dwrr" else None,
             )
+    if cap.scheduling and cap.unused_queues_round_robin and not dev.is_host:
+        # no queue the intent does not use is left at a strict-priority default (served ahead of RoCE)
+        used = {c.priority for c in s.classes}
+        for tc in cap.unused_queues_round_robin(hints):
+            if tc not in used:
+                sched[str(tc)] = Sched(mode="dwrr")
+        sched = dict(sorted(sched.items(), key=lambda kv: int(kv[0])))
     roce, cnp = s.roce, s.cnp
     itfs: dict[str, Interface] = {}
     for name in sorted(dev.ports, key=natural_key):
@@ -87,11 +124,13 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     if not dev.is_host:
         w = s.pfc_watchdog
         f = cap.watchdog_fields if capped else frozenset(PfcWatchdog.model_fields)
+        # timers in the platform's resolution (EOS: 10 ms); RC150 reports a value that had to be rounded
+        wq = cap.watchdog_quantum_ms if capped else 1
         wd = PfcWatchdog(
             enabled=w.enabled if "enabled" in f else None,
-            detection_ms=w.detection if "detection_ms" in f else None,
-            restoration_ms=w.restoration if "restoration_ms" in f else None,
-            polling_ms=w.polling if "polling_ms" in f else None,
+            detection_ms=_round(w.detection, wq) if "detection_ms" in f else None,
+            restoration_ms=_round(w.restoration, wq) if "restoration_ms" in f else None,
+            polling_ms=_round(w.polling, wq) if "polling_ms" in f else None,
             action=w.action if w.action in cap.watchdog_actions or not capped else None,
         )
         fields = sorted(x for x in s.ecmp.fields if not capped or not cap.hash_fields or x in cap.hash_fields)
@@ -101,10 +140,6 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             # symmetric hashing is an opt-in feature: `false` asks for nothing a config must state
             symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
         )
-    hints = plat.render_hints(dev.asic, dev.model) if plat.render_hints else {}
-    release = plat.release(dev.os_version, dev.model)
-    if release:
-        hints = {**hints, "os_version": release}
     return DeviceState(
         hints=hints,
         platform=dev.platform,

@@ -77,15 +77,18 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
                     else getattr(base, f),
                 )
     wd_fields = cap.watchdog_fields
+    wq = cap.watchdog_quantum_ms  # timers the config syntax can state (EOS: 10 ms)
     wd = PfcWatchdog(
         enabled=True if "enabled" in wd_fields else None,
-        detection_ms=draw(st.integers(min_value=100, max_value=5000))
+        detection_ms=draw(st.integers(min_value=100 // wq, max_value=5000 // wq)) * wq
         if "detection_ms" in wd_fields
         else None,
-        restoration_ms=draw(st.integers(min_value=100, max_value=60000))
+        restoration_ms=draw(st.integers(min_value=100 // wq, max_value=60000 // wq)) * wq
         if "restoration_ms" in wd_fields
         else None,
-        polling_ms=draw(st.integers(min_value=10, max_value=99)) if "polling_ms" in wd_fields else None,
+        polling_ms=draw(st.integers(min_value=10 // wq, max_value=99 // wq)) * wq
+        if "polling_ms" in wd_fields
+        else None,
         action=draw(st.sampled_from(cap.watchdog_actions)) if cap.watchdog_actions else None,
     )
     fields = None

@@ -540,8 +540,10 @@ def _hashing(ctx: _Ctx) -> None:
             )
         if e.fields is None and e.seed is None:
             continue  # nothing known about this device's hashing
-        # an unstated seed is the platform's default: identical only on the same platform and ASIC
-        seed: Any = e.seed if e.seed is not None else ("default", dev.platform, dev.asic)
+        # An unstated seed is not configured: the switch uses its default seed, whatever the intent says
+        # (RC141), so two tiers without a configured seed are never assumed to differ (the defaults of
+        # different platforms and ASICs are not documented as different).
+        seed: Any = e.seed if e.seed is not None else ("default",)
         key = (tuple(sorted(e.fields or [])), seed, bool(e.symmetric))
         tiers[key].setdefault(dev.role, name)
     for (fields, seed, _sym), roles in tiers.items():
@@ -549,7 +551,7 @@ def _hashing(ctx: _Ctx) -> None:
             continue
         devs = [roles[r] for r in sorted(roles)]
         last = ctx.fab.devices[devs[-1]]
-        seed_txt = f"the {seed[1]} default seed" if isinstance(seed, tuple) else f"seed {seed}"
+        seed_txt = "their default seeds (no seed configured)" if isinstance(seed, tuple) else f"seed {seed}"
         ctx.emit(
             R_POLARIZE,
             last.path,

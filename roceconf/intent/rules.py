@@ -773,3 +773,37 @@ def _injection(fab: Fabric) -> None:
 def run_rules(fab: Fabric) -> None:
     for fn in CHECKS:
         fn(fab)
+
+
+# ------------------------------------------------------------------ platform conformance (RC140-RC149)
+R_NO_DEFAULT_CLASS = rule(
+    "RC140",
+    "warning",
+    "No default class for the DSCPs the intent does not name",
+    "add a lossy class of role other (e.g. `default`, DSCP 0, priority 0) to take every other DSCP",
+    "DSCPs the intent does not name keep the platform's default class (EOS: DSCP / 8, queues served "
+    "strict priority), and vendors disagree on that default",
+)
+
+
+@check
+def _conformance(fab: Fabric) -> None:
+    """Every DSCP has a home: a platform that maps all 64 DSCPs needs a class to put the unnamed ones in."""
+    from roceconf.desired import default_class
+
+    seen: set[tuple[int, str]] = set()
+    for dev in fab.devices.values():
+        key = (id(dev.settings), dev.platform)
+        if key in seen:
+            continue
+        seen.add(key)
+        plat = _platform(dev.platform)
+        if plat is None or not plat.capabilities.every_dscp_mapped or default_class(dev.settings.classes):
+            continue
+        _emit(
+            fab,
+            R_NO_DEFAULT_CLASS,
+            ("qos", "classes"),
+            f"{dev.name} ({dev.platform}): no lossy class of role other takes the DSCPs the intent does not "
+            f"name; they keep the {dev.platform} default mapping",
+        )

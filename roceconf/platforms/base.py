@@ -45,6 +45,8 @@ class Capabilities:
     watchdog_actions: tuple[str, ...] = ()
     #: ECN thresholds are stored in multiples of this many bytes by the config syntax.
     ecn_quantum_bytes: int = 1
+    #: PFC watchdog timers are stated in multiples of this many milliseconds by the config syntax.
+    watchdog_quantum_ms: int = 1
     #: The rendered DSCP map replaces the device's table (the config deletes or flushes it first), so a
     #: partial render (a drift fix) must carry the whole map, not only the drifted entries.
     dscp_map_replaced: bool = False
@@ -54,6 +56,12 @@ class Capabilities:
     #: The fix is merged into the running config and keeps list members the intent lacks (NVUE: an extra
     #: switch-priority under qos pfc): the drift report asks for their removal by hand.
     extra_members_stay: bool = False
+    #: Every DSCP 0-63 the intent does not name is mapped to the intent's default class
+    #: (:func:`roceconf.desired.dscp_homes`), so no DSCP keeps a platform default class.
+    every_dscp_mapped: bool = False
+    #: Queues (TCs) left at a strict-priority default unless configured: given the render hints, the TCs the
+    #: desired state sets to round robin when the intent does not use them. None = nothing to do.
+    unused_queues_round_robin: Callable[[dict[str, str]], tuple[int, ...]] | None = None
     #: Does the platform's config express ECN / scheduling at all?
     ecn: bool = True
     scheduling: bool = True

@@ -6,7 +6,10 @@
 #   bnxt_re README.TXT "DCB Settings" / "Congestion Control" and bnxt_setupcc.sh (-u 4 = iproute2 dcb),
 #   Broadcom out-of-tree driver package (copy: github.com/lykeioner/driver, bnxt_re/);
 #   bnxt_re configfs.c (cc attributes, '%#x' show, '%x' store, cc_mode 1 = DCQCN-P on Thor);
-#   iproute2 man pages dcb-pfc(8), dcb-ets(8), dcb-app(8); ethtool(8); ip-link(8).
+#   iproute2 man pages dcb-pfc(8), dcb-ets(8), dcb-app(8); ethtool(8); ip-link(8); iproute2 dcb/dcb_app.c:
+#   dcb_cmd_app_flush accepts only ethtype-prio, default-prio, dscp-prio (and pcp-prio), so APP entries
+#   are written with 'dcb app replace' (dcb_cmd_app_replace adds the new entries, then removes the ones
+#   they replace): a failing command never leaves the port without its DSCP map.
 # Traffic classes: bnxt_re requires TC0 = L2, TC1 = RoCE, TC2 = CNP (+L2), TC3..7 = L2. roceconf keys
 #   classes by priority, so prio-tc below puts the RoCE priority on TC1 and the CNP priority on TC2;
 #   read-back maps each TC back to the lowest priority on it (TC1 -> RoCE priority, TC2 -> CNP priority).
@@ -17,7 +20,12 @@
 #   for TC3..7.
 # Safest documented forms (not confirmed on every firmware): cnp_prio is rejected when the firmware
 #   "service profile type" is supported (the CNP priority then follows the CNP DSCP APP entry), so a
-#   rejected write only warns; DSCP APP entries are flushed and re-added so no stale entry survives.
+#   rejected write only warns. roce_dscp / cnp_dscp are rejected the same way (bnxt_re configfs.c
+#   cnp_dscp_store returns -EINVAL in service-profile mode): a rejected write warns and names the DSCP
+#   APP entry that then decides the value, and the script goes on.
+# Every DSCP 0-63 has an APP entry (unnamed DSCPs go to the intent's default class); where the intent
+#   has no default class, dscp_prune deletes the entries of DSCPs it does not name. bnxt_en keeps a
+#   DSCP-to-priority table (bnxt_dcb.c bnxt_hwrm_set_dscp2pri); a DSCP without an entry uses priority 0.
 set -euo pipefail
 
 EXPECTED_HOST=gpu3
@@ -57,10 +65,9 @@ ip link set dev eth0 mtu 9000
 ethtool -A eth0 rx off tx off || pause_is eth0 off
 dcb ets set dev eth0 tc-tsa 0:ets 1:ets 2:strict tc-bw 0:50 1:50 prio-tc all:0 3:1 6:2
 dcb pfc set dev eth0 prio-pfc all:off 3:on
-dcb app flush dev eth0 dscp-prio dgram-port-prio
-dcb app add dev eth0 dgram-port-prio 4791:3  # RoCE v2 APP entry
-dcb app add dev eth0 dscp-prio 0:0 26:3
-dcb app add dev eth0 dscp-prio 48:6  # CNP DSCP APP entry last
+dcb app replace dev eth0 dgram-port-prio 4791:3  # RoCE v2 APP entry
+dcb app replace dev eth0 dscp-prio 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:0 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 21:0 22:0 23:0 24:0 25:0 26:3 27:0 28:0 29:0 30:0 31:0 32:0 33:0 34:0 35:0 36:0 37:0 38:0 39:0 40:0 41:0 42:0 43:0 44:0 45:0 46:0 47:0 49:0 50:0 51:0 52:0 53:0 54:0 55:0 56:0 57:0 58:0 59:0 60:0 61:0 62:0 63:0
+dcb app replace dev eth0 dscp-prio 48:6  # CNP DSCP APP entry last
 check_rdma_dev eth0 bnxt_re0
 set_roce_tos bnxt_re0 104  # DSCP 26 << 2
 # bnxt_re congestion control for bnxt_re0 (hex values; nothing takes effect until apply)
@@ -72,8 +79,8 @@ printf '0x%x' 1 > "$CC/ecn_marking"  # NIC marks RoCE packets ECT
 printf '0x%x' 1 > "$CC/cc_mode"  # DCQCN-P on Thor (configfs.c mode_name_p5)
 printf '0x%x' 3 > "$CC/roce_prio"  # RoCE priority
 printf '0x%x' 6 > "$CC/cnp_prio" || echo "roceconf: warning: bnxt_re0 rejected cnp_prio (firmware service profile)" >&2
-printf '0x%x' 26 > "$CC/roce_dscp"  # RoCE DSCP
-printf '0x%x' 48 > "$CC/cnp_dscp"  # CNP DSCP
+printf '0x%x' 26 > "$CC/roce_dscp" || echo "roceconf: warning: bnxt_re0 rejected roce_dscp 26 (firmware service profile: the DSCP APP entry decides it)" >&2
+printf '0x%x' 48 > "$CC/cnp_dscp" || echo "roceconf: warning: bnxt_re0 rejected cnp_dscp 48 (firmware service profile: the DSCP APP entry decides it)" >&2
 printf '0x%x' 1 > "$CC/disable_prio_vlan_tx"  # no VLAN 0 priority tag (DSCP-based PFC)
 echo -n 0x1 > "$CC/apply"
 
@@ -82,10 +89,9 @@ ip link set dev eth1 mtu 9000
 ethtool -A eth1 rx off tx off || pause_is eth1 off
 dcb ets set dev eth1 tc-tsa 0:ets 1:ets 2:strict tc-bw 0:50 1:50 prio-tc all:0 3:1 6:2
 dcb pfc set dev eth1 prio-pfc all:off 3:on
-dcb app flush dev eth1 dscp-prio dgram-port-prio
-dcb app add dev eth1 dgram-port-prio 4791:3  # RoCE v2 APP entry
-dcb app add dev eth1 dscp-prio 0:0 26:3
-dcb app add dev eth1 dscp-prio 48:6  # CNP DSCP APP entry last
+dcb app replace dev eth1 dgram-port-prio 4791:3  # RoCE v2 APP entry
+dcb app replace dev eth1 dscp-prio 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:0 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 21:0 22:0 23:0 24:0 25:0 26:3 27:0 28:0 29:0 30:0 31:0 32:0 33:0 34:0 35:0 36:0 37:0 38:0 39:0 40:0 41:0 42:0 43:0 44:0 45:0 46:0 47:0 49:0 50:0 51:0 52:0 53:0 54:0 55:0 56:0 57:0 58:0 59:0 60:0 61:0 62:0 63:0
+dcb app replace dev eth1 dscp-prio 48:6  # CNP DSCP APP entry last
 check_rdma_dev eth1 bnxt_re1
 set_roce_tos bnxt_re1 104  # DSCP 26 << 2
 # bnxt_re congestion control for bnxt_re1 (hex values; nothing takes effect until apply)
@@ -97,7 +103,7 @@ printf '0x%x' 1 > "$CC/ecn_marking"  # NIC marks RoCE packets ECT
 printf '0x%x' 1 > "$CC/cc_mode"  # DCQCN-P on Thor (configfs.c mode_name_p5)
 printf '0x%x' 3 > "$CC/roce_prio"  # RoCE priority
 printf '0x%x' 6 > "$CC/cnp_prio" || echo "roceconf: warning: bnxt_re1 rejected cnp_prio (firmware service profile)" >&2
-printf '0x%x' 26 > "$CC/roce_dscp"  # RoCE DSCP
-printf '0x%x' 48 > "$CC/cnp_dscp"  # CNP DSCP
+printf '0x%x' 26 > "$CC/roce_dscp" || echo "roceconf: warning: bnxt_re1 rejected roce_dscp 26 (firmware service profile: the DSCP APP entry decides it)" >&2
+printf '0x%x' 48 > "$CC/cnp_dscp" || echo "roceconf: warning: bnxt_re1 rejected cnp_dscp 48 (firmware service profile: the DSCP APP entry decides it)" >&2
 printf '0x%x' 1 > "$CC/disable_prio_vlan_tx"  # no VLAN 0 priority tag (DSCP-based PFC)
 echo -n 0x1 > "$CC/apply"

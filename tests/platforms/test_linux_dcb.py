@@ -186,15 +186,20 @@ def test_per_knob_commands() -> None:
     assert "ethtool -A ens1f0np0 rx off tx off || pause_is ens1f0np0 off" in ls
     assert "ethtool -A ens1f1np1 rx on tx on || pause_is ens1f1np1 on" in ls
     assert "dcb pfc set dev ens1f0np0 prio-pfc all:off 3:on 4:on" in ls
+    # contiguous TCs (Intel ice_dcb_tc_contig): priorities 0, 3, 6 on TC 0, 1, 2 (was 'prio-tc all:0 3:3 6:6')
     assert (
-        "dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 3:ets 6:strict tc-bw all:0 0:40 3:60 "
-        "prio-tc all:0 3:3 6:6"
+        "dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:40 1:60 "
+        "prio-tc all:0 3:1 6:2"
     ) in ls
-    i = ls.index("dcb app flush dev ens1f0np0 dscp-prio")
-    assert ls[i + 1] == "dcb app add dev ens1f0np0 dscp-prio 26:3 48:6"
-    assert "dcb app add dev ens1f1np1 dscp-prio 24:3" in ls  # the port's own map
+    assert not any("3:3 6:6" in ln for ln in ls)
+    # the map is replaced, never flushed first (a flush followed by a failing add leaves no map); this
+    # state names only some DSCPs (no default class), so the others are pruned afterwards
+    i = ls.index("dcb app replace dev ens1f0np0 dscp-prio 26:3 48:6")
+    assert ls[i + 1] == "dscp_prune ens1f0np0 26 48"
+    assert "dcb app replace dev ens1f1np1 dscp-prio 24:3" in ls  # the port's own map
     assert "dcb app flush dev eth9 dscp-prio" in ls  # trust pcp = no DSCP entries
-    assert not any(ln.startswith("dcb app add dev eth9") for ln in ls)
+    assert not any(ln.startswith("dcb app flush dev ens1f0np0") for ln in ls)
+    assert not any(ln.startswith(("dcb app add dev eth9", "dcb app replace dev eth9")) for ln in ls)
     assert "check_rdma_dev ens1f0np0 mlx5_0" in ls
     assert "set_roce_tos mlx5_0 106" in ls
 
@@ -266,8 +271,8 @@ def test_simulate_formats_like_the_tools() -> None:
         False,
     ]
     ets = json.loads(PLAT.simulate(s, "dcb -j ets show dev ens1f0np0"))
-    assert ets["prio_tc"] == [0, 0, 0, 3, 0, 0, 6, 0]
-    assert ets["tc_tsa"][3] == "ets" and ets["tc_bw"][3] == 60 and ets["tc_tsa"][6] == "strict"
+    assert ets["prio_tc"] == [0, 0, 0, 1, 0, 0, 2, 0]
+    assert ets["tc_tsa"][1] == "ets" and ets["tc_bw"][1] == 60 and ets["tc_tsa"][2] == "strict"
     assert json.loads(PLAT.simulate(s, "dcb -j app show dev ens1f0np0")) == {
         "dscp_prio": [[26, 3, " "], [48, 6, " "]]
     }
@@ -339,8 +344,8 @@ def test_line_numbers_recorded() -> None:
     assert st_.sources["interfaces.ens1f0np0.mtu"].lines == [line("ip link set dev ens1f0np0 mtu")]
     assert line("dcb pfc set dev ens1f0np0") in st_.sources["interfaces.ens1f0np0.pfc"].lines
     assert line("dcb ets set dev ens1f0np0") in st_.sources["interfaces.ens1f0np0.scheduling"].lines
-    assert line("dcb app add dev ens1f0np0") in st_.sources["dscp_to_tc.26"].lines
-    assert line("dcb app add dev ens1f1np1") in st_.sources["interfaces.ens1f1np1.dscp_to_tc"].lines
+    assert line("dcb app replace dev ens1f0np0") in st_.sources["dscp_to_tc.26"].lines
+    assert line("dcb app replace dev ens1f1np1") in st_.sources["interfaces.ens1f1np1.dscp_to_tc"].lines
     assert st_.sources["hostname"].lines == [line("EXPECTED_HOST=")]
     assert st_.line_of("interfaces.ens1f0np0.pfc.no_drop") == line("dcb pfc set dev ens1f0np0")
 
@@ -382,7 +387,7 @@ def test_plain_text_outputs_with_dscp_names() -> None:
     assert not st_.warnings
 
 
-def test_non_identity_prio_tc_warns() -> None:
+def test_contiguous_prio_tc_reads_back_without_warning() -> None:
     text = join_outputs(
         {
             "dcb -j ets show dev eth0": json.dumps(
@@ -399,7 +404,8 @@ def test_non_identity_prio_tc_warns() -> None:
         "0": Sched(mode="dwrr", bandwidth_percent=100),
         "3": Sched(mode="strict"),
     }
-    assert any(w.code == "PRIO_TC" for w in st_.warnings)
+    # TC 1 carrying priority 3 is what roceconf renders itself (contiguous TCs): no warning
+    assert not any(w.code == "PRIO_TC" for w in st_.warnings)
 
 
 def test_script_from_elsewhere() -> None:
@@ -493,10 +499,10 @@ def test_script_runs_the_rendered_commands_and_is_repeatable(tmp_path) -> None:
         "ip link set dev ens1f0np0 mtu 9000",
         "ethtool -A ens1f0np0 rx off tx off",
         "dcb pfc set dev ens1f0np0 prio-pfc all:off 3:on 4:on",
-        "dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 3:ets 6:strict tc-bw all:0 0:40 3:60 "
-        "prio-tc all:0 3:3 6:6",
-        "dcb app flush dev ens1f0np0 dscp-prio",
-        "dcb app add dev ens1f0np0 dscp-prio 26:3 48:6",
+        "dcb ets set dev ens1f0np0 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:40 1:60 "
+        "prio-tc all:0 3:1 6:2",
+        "dcb app replace dev ens1f0np0 dscp-prio 26:3 48:6",
+        "dcb -N app show dev ens1f0np0 dscp-prio",  # dscp_prune reads the table back
     ]
     assert calls[-1] == "dcb app flush dev eth9 dscp-prio"
     second = _run_script(text, path, tmp_path)

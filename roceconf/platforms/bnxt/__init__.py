@@ -391,6 +391,7 @@ PLATFORM = Platform(
     extension="sh",
     capabilities=Capabilities(
         dscp_map_replaced=True,
+        every_dscp_mapped=True,
         min_mtu=Fact(68, "Linux ETH_MIN_MTU; bnxt_en may allow less"),
         max_mtu=Fact(9500, "bnxt_en BNXT_MAX_MTU (ip -d link show: max_mtu)"),
         max_lossless_priorities=Fact(1, "bnxt_re README: RoCE supports only one priority (TC1)"),

@@ -950,6 +950,7 @@ PLATFORM = Platform(
     extension="sh",
     capabilities=Capabilities(
         dscp_map_replaced=True,
+        every_dscp_mapped=True,
         min_mtu=Fact(68, "mlx5 netdev minmtu as reported by `ip -d link show` on ConnectX ports"),
         max_mtu=Fact(9978, "mlx5 netdev maxmtu as reported by `ip -d link show` on ConnectX-5/6/7 ports"),
         max_lossless_priorities=Fact(

@@ -38,6 +38,17 @@ _AVD_PFC_SCHEMA = (
 )
 _AVD_QOS_PROFILES = f"{_AVD}: python-avd/pyavd/_eos_cli_config_gen/j2templates/eos/qos-profiles.j2"
 _ANNET = "github.com/annetutil/annet: Arista implicit-config rules (hidden 'ip load-sharing trident fields')"
+_STIG_DSCP = (
+    "DISA STIG Arista MLS EOS 4.2x RTR, SV-256012 / ARST-RT-000300 (a 'qos map dscp' line naming 50 DSCPs)"
+)
+
+
+def unused_queues(hints: dict[str, str]) -> tuple[int, ...]:
+    """Queues a RoCE profile sets to round robin when the intent does not use them: EOS serves every
+    queue left at its default as strict priority, higher queue first, so an unused queue 4/5/7 would be
+    served ahead of the RoCE queue. Sand switches reserve queue 7 for control-plane traffic (not
+    user-configurable before EOS 4.33.0F, Arista TOI "tx-queue 7 configurable"), so it is left alone there."""
+    return tuple(range(7)) if hints.get("family") == "sand" else tuple(range(8))
 
 CAPABILITIES = Capabilities(
     min_mtu=Fact(68, "EOS interface 'mtu <68-9214>' (CLI range; not confirmed in a primary source)"),
@@ -58,15 +69,25 @@ CAPABILITIES = Capabilities(
     hash_symmetric=False,
     watchdog_fields=frozenset({"detection_ms", "restoration_ms", "polling_ms"}),
     watchdog_actions=("drop",),
+    # AVD's schema allows two decimals for the watchdog timers (pattern '\\d+(\\.\\d{1,2})?' on
+    # priority_flow_control.watchdog.timeout/recovery_time/polling_interval): 10 ms resolution
+    watchdog_quantum_ms=10,
     ecn_quantum_bytes=1,
     ecn=True,
     scheduling=True,
+    every_dscp_mapped=True,
+    unused_queues_round_robin=unused_queues,
     notes=(
+        "Every DSCP has a home: a DSCP without a 'qos map dscp' line keeps the EOS default traffic class "
+        "(DSCP / 8), so the desired state maps all 64 DSCPs (the intent's default class takes the rest; "
+        f"several DSCPs per line as in {_STIG_DSCP}), and every queue the intent does not use is set to "
+        "'no priority' (round robin) instead of the strict-priority default (Sand: queue 7 excepted).",
         "Hash fields: 'ip load-sharing trident fields ip source-ip source-port destination-ip "
         f"destination-port ingress-interface' ({_ANNET}; secondary source). That field set is the hidden "
         "default, so an absent line is reported as unknown (None), not as the default.",
-        "Hash seed: no EOS command for the ECMP hash seed was found in a primary source; hash_seed=False "
-        "and a seed in the intent is rendered as a comment only.",
+        "Hash seed: no EOS command for the ECMP hash seed was found in a primary source (Arista AVD's "
+        "eos_cli_config_gen schema has no seed key); hash_seed=False, a seed in the intent is reported "
+        "(warning RC150: not configured) and rendered as a comment only.",
         "Symmetric hashing: no confirmed EOS syntax; not expressed.",
         "PFC watchdog: timers are global ('priority-flow-control pause watchdog default timeout|"
         f"recovery-time|polling-interval <seconds>', {_AVD_PFC_SCHEMA}); the watchdog is armed per port or "

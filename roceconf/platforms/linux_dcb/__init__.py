@@ -176,8 +176,9 @@ class HostParser:
     """Reads a host script or a read-back bundle into a DeviceState. Subclass hooks: ``extra_*``."""
 
     platform = NAME
-    #: Does the platform express roceconf priority N == hardware TC N? (linux-dcb: yes; bnxt: no)
-    identity_prio_tc = True
+    #: Does the platform express roceconf priority N == hardware TC N? (no: linux-dcb renders contiguous
+    #: TCs, bnxt its fixed layout; each TC is read back as the lowest priority mapped to it)
+    identity_prio_tc = False
 
     def __init__(self) -> None:
         self.state = DeviceState(platform=self.platform)
@@ -861,8 +862,24 @@ def pfc_args(pfc: Pfc) -> str:
 
 
 def identity_prio_tc(itf: Interface) -> dict[int, int]:
-    """roceconf key (priority) -> hardware TC; linux-dcb: priority N on TC N."""
+    """roceconf key (priority) -> hardware TC with priority N on TC N (what roceconf rendered before TCs had
+    to be contiguous; kept for reading old scripts' intent in tests)."""
     return {int(k): int(k) for k in itf.scheduling}
+
+
+def contiguous_prio_tc(itf: Interface) -> dict[int, int]:
+    """roceconf key (priority) -> hardware TC, contiguous from TC 0 (Intel ice rejects gaps:
+    ice_dcb_tc_contig() in drivers/net/ethernet/intel/ice/ice_dcb_lib.c). Keys in priority order take
+    TC 0, 1, 2, ...; without a key 0, TC 0 keeps the priorities that have no class (prio-tc all:0) and the
+    keys start at TC 1. {0, 3, 6} -> {0: 0, 3: 1, 6: 2} (the layout bnxt uses too)."""
+    keys = sorted(int(k) for k in itf.scheduling)
+    first = 0 if 0 in keys else 1
+    return {k: first + i for i, k in enumerate(keys)}
+
+
+def needs_prune(state: DeviceState) -> bool:
+    """Does some DSCP-trusting port carry fewer than 64 DSCP entries (no default class in the intent)?"""
+    return any(0 < len(effective_dscp(itf, state)) < 64 for _, itf in sorted_ports(state))
 
 
 def ets_args(itf: Interface, key_tc: dict[int, int], pad_all: bool = True) -> str:
@@ -919,10 +936,11 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "pfc_args": pfc_args,
     "ets_args": ets_args,
     "identity_prio_tc": identity_prio_tc,
+    "contiguous_prio_tc": contiguous_prio_tc,
     "dscp_args": dscp_args,
     "tos_comment": tos_comment,
 }
-GLOBALS_HELPERS = {"sorted_ports": sorted_ports, "tools_needed": tools_needed}
+GLOBALS_HELPERS = {"sorted_ports": sorted_ports, "tools_needed": tools_needed, "needs_prune": needs_prune}
 
 
 # --------------------------------------------------------------------------- read-back and simulation
@@ -1079,7 +1097,7 @@ def _plain_app(itf: Interface, state: DeviceState) -> tuple[list[tuple[int, int]
 
 
 def simulate(state: DeviceState, command: str) -> str | None:
-    return simulate_with(state, command, identity_prio_tc, _plain_app)
+    return simulate_with(state, command, contiguous_prio_tc, _plain_app)
 
 
 # --------------------------------------------------------------------------- platform
@@ -1091,6 +1109,7 @@ PLATFORM = Platform(
     extension="sh",
     capabilities=Capabilities(
         dscp_map_replaced=True,
+        every_dscp_mapped=True,
         min_mtu=Fact(68, "Linux ETH_MIN_MTU (include/uapi/linux/if_ether.h)"),
         max_mtu=Fact(9000, "common jumbo MTU; the real limit is per driver (ip -d link show: max_mtu)"),
         max_lossless_priorities=Fact(8, "IEEE 802.1Qaz PFC: up to 8 priorities (dcb pfc show: pfc-cap)"),
@@ -1098,6 +1117,10 @@ PLATFORM = Platform(
         scheduling=True,
         notes=(
             "Trust is DSCP iff the port has DSCP APP entries (dcb app); there is no separate trust knob.",
+            "Every DSCP 0-63 gets an APP entry (the intent's default class takes the DSCPs it does not name); "
+            "a DSCP without an entry would use the port's default priority (dcb app default-prio, else 0).",
+            "Traffic classes are contiguous (Intel ice_dcb_tc_contig): classes take TC 0, 1, 2, ... in "
+            "priority order; each TC reads back as the lowest priority mapped to it.",
             "The host-wide DSCP map is the map most DSCP-trusting ports share.",
             "ECN marking is switch-side; DCQCN knobs are vendor specific (not expressed by this platform).",
         ),
