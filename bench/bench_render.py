@@ -62,63 +62,11 @@ def eos_state_64():
 
 
 def avd_structured_config(st) -> dict:
-    """The same content as an AVD structured config (eos_cli_config_gen input)."""
-    itf = next(iter(st.interfaces.values()))
-    dscp = {}
-    for d, tc in st.dscp_to_tc.items():
-        dscp.setdefault(tc, []).append(d)
-    queues = []
-    for tc, sch in sorted(itf.scheduling.items(), key=lambda kv: int(kv[0])):
-        q: dict = {"id": int(tc), "priority": "priority strict" if sch.mode == "strict" else "no priority"}
-        if sch.bandwidth_percent:
-            q["bandwidth_percent"] = sch.bandwidth_percent
-        if tc in itf.ecn:
-            e = itf.ecn[tc]
-            q["random_detect"] = {
-                "ecn": {
-                    "threshold": {
-                        "units": "bytes",
-                        "min": e.min_bytes,
-                        "max": e.max_bytes,
-                        "max_probability": e.probability,
-                    }
-                }
-            }
-        queues.append(q)
-    wd = st.pfc_watchdog
-    return {
-        "hostname": st.hostname,
-        "qos": {
-            "map": {"dscp": [f"{' '.join(ds)} to traffic-class {tc}" for tc, ds in sorted(dscp.items())]}
-        },
-        "qos_profiles": [
-            {
-                "name": "ROCE",
-                "trust": itf.trust,
-                "uc_tx_queues": queues,
-                "priority_flow_control": {
-                    "enabled": True,
-                    "priorities": [{"priority": p, "no_drop": True} for p in itf.pfc.no_drop],
-                    "watchdog": {"enabled": True},
-                },
-            }
-        ],
-        "priority_flow_control": {
-            "pause_watchdog": {
-                "action": "drop",
-                "default": {
-                    "timer": {
-                        "timeout": wd.detection_ms / 1000,
-                        "recovery_time": wd.restoration_ms / 1000,
-                        "polling_interval": wd.polling_ms / 1000,
-                    }
-                },
-            }
-        },
-        "ethernet_interfaces": [
-            {"name": n, "mtu": i.mtu, "service_profile": "ROCE"} for n, i in st.interfaces.items()
-        ],
-    }
+    """The same content as an AVD structured config (eos_cli_config_gen input); the converter the pyavd
+    conformance test uses (roceconf/platforms/eos/avd.py)."""
+    from roceconf.platforms.eos.avd import structured_config
+
+    return structured_config(st)
 
 
 def _timeit(fn, n: int) -> float:
@@ -148,6 +96,7 @@ def bench_vs_pyavd() -> float | None:
         "priority-flow-control priority 3 no-drop",
         "random-detect ecn minimum-threshold 150000 bytes",
         "qos map dscp 26 to traffic-class 3",
+        "priority-flow-control pause watchdog default timeout 0.2",
         "interface Ethernet64",
         "mtu 9214",
     ):

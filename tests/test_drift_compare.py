@@ -296,8 +296,9 @@ def _dscp_moved_and_extra(s) -> None:
     [
         # NX-OS matches add up: the moved DSCP and the extra one both need a removal by hand
         ("spine1", ["DSCP 26 is still matched for traffic class 0", "DSCP 10 maps to traffic class 3"]),
-        # EOS 'qos map' lines replace per DSCP: only the extra mapping is left to the engineer
-        ("leaf1", ["DSCP 10 maps to traffic class 3"]),
+        # EOS maps every DSCP (the default class takes DSCP 10) and 'qos map' lines replace per DSCP: the
+        # commands cover the extra mapping too (it used to be left to the engineer)
+        ("leaf1", []),
         # Junos and the NIC tools replace the whole table: the commands cover both
         ("spine2", []),
         ("gpu4", []),

@@ -77,7 +77,14 @@ def test_every_lab_device_round_trips() -> None:
 def test_desired_state_carries_the_intent() -> None:
     states = desired_states(load(LAB))
     leaf = states["leaf1"]
-    assert leaf.dscp_to_tc == {"0": 0, "26": 3, "48": 6}
+    # every DSCP has a home on EOS: the intent names 0, 26 and 48, the default class (0) takes the rest
+    assert leaf.dscp_to_tc == {str(d): {26: 3, 48: 6}.get(d, 0) for d in range(64)}
+    # ... and every queue the intent does not use is round robin, not EOS's strict-priority default
+    sched = leaf.interfaces["Ethernet1"].scheduling
+    assert {tc: s.mode for tc, s in sched.items()} == {
+        "0": "dwrr", "1": "dwrr", "2": "dwrr", "3": "dwrr", "4": "dwrr", "5": "dwrr", "6": "strict", "7": "dwrr"
+    }  # fmt: skip
+    assert states["spine1"].dscp_to_tc == {"0": 0, "26": 3, "48": 6}  # NX-OS: not (yet) filled
     port = leaf.interfaces["Ethernet1"]
     assert port.pfc.enabled and port.pfc.no_drop == [3]
     assert port.ecn["3"].min_bytes == 150_000 and port.ecn["3"].max_bytes == 1_500_000
