@@ -22,10 +22,13 @@ from roceconf.desired import desired_states
 from roceconf.platforms.eos import PLATFORM, parse
 from roceconf.platforms.eos.avd import NOT_EXPRESSED, comparable, structured_config
 from roceconf.state import DeviceState
+from tests.conformance.sources import intent_states
 from tests.platforms.test_eos import EOS_NAMES
 from tests.strategies import device_state
 
 ROOT = Path(__file__).resolve().parents[2]
+# one worker runs this module in order (the count at the end covers all of it)
+pytestmark = pytest.mark.xdist_group("conformance-pyavd")
 CHECKED: list[str] = []
 
 
@@ -59,6 +62,12 @@ def test_intent_eos_devices_render_the_same_through_pyavd(intent: str) -> None:
     assert states, f"no EOS device in the {intent} intent"
     for name, st in states.items():
         _check(st, f"{intent}:{name}")
+
+
+def test_test_intents_eos_devices_render_the_same_through_pyavd() -> None:
+    for label, st in intent_states("eos"):
+        if not label.startswith("inventories/"):
+            _check(st, label)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -146,6 +146,8 @@ def _check_app(verb: str, args: list[str]) -> None:
         a = args[i]
         if matches(a, "help"):
             return
+        if not (any(matches(a, k) for k in _APP_SELECTORS) or a == "pcp-prio"):
+            raise Refused(f'What is "{a}"?')
         if i + 1 >= len(args):
             raise Refused('Command line is not complete. Try option "help"')
         if matches(a, "ethtype-prio"):
@@ -194,6 +196,8 @@ def _check_ets(args: list[str]) -> None:
         a = args[i]
         if matches(a, "help"):
             return
+        if not (matches(a, "willing") or any(matches(a, k) for k in keys)):
+            raise Refused(f'What is "{a}"?')
         if i + 1 >= len(args):
             raise Refused('Command line is not complete. Try option "help"')
         if matches(a, "willing"):
@@ -217,6 +221,8 @@ def _check_pfc(args: list[str]) -> None:
         a = args[i]
         if matches(a, "help"):
             return
+        if not any(matches(a, k) for k in ("prio-pfc", "macsec-bypass", "delay")):
+            raise Refused(f'What is "{a}"?')
         if i + 1 >= len(args):
             raise Refused('Command line is not complete. Try option "help"')
         if matches(a, "prio-pfc"):
