@@ -34,7 +34,6 @@ from roceconf.state import DeviceState
 from tests.conformance.sources import ROOT, intent_states
 from tests.platforms.test_linux_dcb import host_state
 
-# one worker runs this module in order (the counts at the end cover all of it)
 pytestmark = pytest.mark.xdist_group("conformance-iproute2")
 COUNT = {"grammar": 0, "real": 0, "negatives": 0}
 SEEN_REAL: dict[str, tuple[bool, str]] = {}
@@ -141,11 +140,17 @@ def _check_script(text: str, label: str, ns: Netns | None) -> None:
 
 
 @pytest.mark.parametrize("platform", ["bnxt", "linux-dcb"])
-def test_intent_scripts_follow_the_iproute2_grammar(platform: str, netns: Netns) -> None:
+def test_intent_scripts_follow_the_iproute2_grammar(platform: str, netns: Netns, capsys) -> None:
     states = list(intent_states(platform))
     assert states
+    g, r = COUNT["grammar"], COUNT["real"]
     for label, st in states:
         _check_script(render_state(st), label, netns)
+    with capsys.disabled():
+        print(
+            f"\niproute2 ({platform}): {COUNT['grammar'] - g} dcb/ip commands of {len(states)} rendered scripts "
+            f"checked against iproute2's grammar, {COUNT['real'] - r} distinct ones also by Debian's dcb/ip"
+        )
 
 
 @pytest.mark.parametrize("platform", ["bnxt", "linux-dcb"])
@@ -230,12 +235,3 @@ def test_golden_scripts_have_no_refused_line() -> None:
         text = (ROOT / "tests" / "golden" / name).read_text()
         assert grammar.check_script(text) == [], name
         assert not re.search(r"prio-tc all:0 3:3 6:6", text)  # contiguous TCs on linux-dcb
-
-
-def test_counts(capsys) -> None:
-    with capsys.disabled():
-        print(
-            f"\niproute2: {COUNT['grammar']} dcb/ip commands checked against iproute2's grammar, "
-            f"{COUNT['real']} distinct ones also by Debian's dcb/ip in a network namespace; "
-            f"{COUNT['negatives']} broken commands refused"
-        )
