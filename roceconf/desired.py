@@ -77,9 +77,18 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     for c in s.classes:
         if c.ecn is not None and not dev.is_host and (cap.ecn or not capped):
             q = cap.ecn_quantum_bytes if capped else 1
-            ecn[str(c.priority)] = Ecn(
-                min_bytes=_round(c.ecn.min, q), max_bytes=_round(c.ecn.max, q), probability=c.ecn.probability
-            )
+            own = getattr(c.ecn, dev.platform.replace("-", "_"), None)
+            if cap.ecn_units == "percent" and own is not None:
+                # the platform's own unit, as the intent states it (never converted from bytes)
+                ecn[str(c.priority)] = Ecn(
+                    min_percent=own.min_percent, max_percent=own.max_percent, probability=c.ecn.probability
+                )
+            else:  # a percent platform without its own value cannot carry these bytes: refused by RC130
+                ecn[str(c.priority)] = Ecn(
+                    min_bytes=_round(c.ecn.min, q),
+                    max_bytes=_round(c.ecn.max, q),
+                    probability=c.ecn.probability,
+                )
         if c.scheduling is not None and (cap.scheduling or not capped):
             sched[str(c.priority)] = Sched(
                 mode=c.scheduling.mode,

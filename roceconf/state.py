@@ -38,6 +38,14 @@ class Ecn(_Model):
     min_bytes: int | None = Field(None, description="Queue depth where marking starts, bytes")
     max_bytes: int | None = Field(None, description="Queue depth where marking reaches `probability`, bytes")
     probability: int | None = Field(None, description="Marking probability at max threshold, percent 1-100")
+    min_percent: int | None = Field(
+        None,
+        description="Queue fill level where marking starts, percent of the queue's buffer share (platforms that "
+        "state ECN only as a fill level, e.g. Junos drop profiles; bytes are then unknown)",
+    )
+    max_percent: int | None = Field(
+        None, description="Queue fill level where marking reaches `probability`, percent (see min_percent)"
+    )
 
 
 class Pfc(_Model):

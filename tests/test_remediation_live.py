@@ -86,14 +86,15 @@ CASES: list[tuple[str, str, Callable[[str], str], list[str]]] = [
     ("leaf2", "extra DSCP 10", sub("        '26':\n", "        '10':\n          switch-priority: 3\n        '26':\n"), ["dscp_to_tc.10"]),
     ("leaf3", "PFC on 3 and 4", sub('"pfc_enable": "3"', '"pfc_enable": "3,4"'), []),
     ("leaf3", "DSCP 26 moved to TC 0", sonic(lambda d: d["DSCP_TO_TC_MAP"]["ROCE"].__setitem__("26", "0")), []),
-    ("leaf3", "extra DSCP 10", sonic(lambda d: d["DSCP_TO_TC_MAP"]["ROCE"].__setitem__("10", "3")), ["dscp_to_tc.10"]),
+    # SONiC maps every DSCP (unnamed ones to the default class): a DSCP moved out of band is put back
+    ("leaf3", "DSCP 10 moved to TC 3", sonic(lambda d: d["DSCP_TO_TC_MAP"]["ROCE"].__setitem__("10", "3")), []),
     (
         "spine2",
         "DSCP 26 moved to TC 0",
         sub("forwarding-class RC-TC3 loss-priority low code-points 011010", "forwarding-class RC-TC0 loss-priority low code-points 011010"),
         [],
     ),
-    ("spine2", "drop profile point added", sub("interpolate fill-level 3\n", "interpolate fill-level 6\n"), []),
+    ("spine2", "drop profile point added", sub("interpolate fill-level 55\n", "interpolate fill-level 60\n"), []),
     ("spine2", "port MTU 1500", sub("set interfaces et-0/0/1 mtu 9214", "set interfaces et-0/0/1 mtu 1500"), []),
 ]
 

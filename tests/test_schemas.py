@@ -50,7 +50,13 @@ def test_parse_output_matches_the_device_state_schema() -> None:
         assert key in data
     port = data["interfaces"]["Ethernet1"]
     assert set(port["pfc"]) >= {"enabled", "no_drop"} and port["pfc"]["no_drop"] == [3]
-    assert port["ecn"]["3"] == {"min_bytes": 150000, "max_bytes": 1500000, "probability": 100}
+    assert port["ecn"]["3"] == {
+        "min_bytes": 150000,
+        "max_bytes": 1500000,
+        "probability": 100,
+        "min_percent": None,
+        "max_percent": None,
+    }
     assert data["dscp_to_tc"]["26"] == 3
     assert set(data["ecmp"]) >= {"fields", "seed"}
 

@@ -73,12 +73,29 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
+class FillLevelEcn(_M):
+    """ECN thresholds in the platform's own unit: fill level of the queue's buffer share, percent."""
+
+    min_percent: int = Field(ge=0, le=100, description="Fill level where marking starts, percent", examples=[55])
+    max_percent: int = Field(
+        ge=1, le=100, description="Fill level where marking reaches `probability`, percent", examples=[90]
+    )
+
+
 class Ecn(_M):
     """ECN marking on a class's egress queue (absolute queue-depth thresholds)."""
 
     min: Bytes = Field(description="Queue depth where marking starts", examples=["150KB"])
     max: Bytes = Field(description="Queue depth where marking reaches `probability`", examples=["1500KB"])
     probability: int = Field(100, description="Marking probability at `max`, percent (1-100)", examples=[100])
+    junos: FillLevelEcn | None = Field(
+        None,
+        description="Junos devices: the drop-profile `fill-level` points (percent of the queue's dynamic buffer "
+        "share) used instead of `min`/`max`. A byte threshold has no fixed percent equivalent on Junos, so "
+        "without this a Junos device carrying this class's ECN is refused (RC130). Juniper's AI data-centre "
+        "JVD uses 55/90.",
+        examples=[{"min_percent": 55, "max_percent": 90}],
+    )
 
 
 class Scheduling(_M):

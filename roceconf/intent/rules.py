@@ -332,6 +332,22 @@ R_CLASS_NAME = rule(
     "overrides address classes by name",
 )
 
+R_ECN_UNITS = rule(
+    "RC130",
+    "error",
+    "ECN thresholds cannot be expressed in the platform's unit",
+    "state the platform's own value, e.g. `ecn: {..., junos: {min_percent: 55, max_percent: 90}}`",
+    "Junos drop profiles state a fill-level percent of the queue's dynamic buffer share; a byte threshold has "
+    "no fixed percent equivalent, and a made-up conversion would mark at points unrelated to the intent",
+)
+R_WD_RANGE = rule(
+    "RC131",
+    "error",
+    "PFC watchdog value outside the range the platform accepts",
+    "choose a value inside the range shown (the vendor's schema)",
+    "the device refuses the line and keeps its default watchdog timers",
+)
+
 
 @cache
 def asic_table() -> dict:
@@ -768,6 +784,74 @@ def _injection(fab: Fabric) -> None:
     for li, link in enumerate(i.links):
         chk(("links", li, "a"), link.a)
         chk(("links", li, "b"), link.b)
+
+
+# ------------------------------------------------------------------ platform units and ranges (per device kind)
+@check
+def _platform_units(fab: Fabric) -> None:
+    done: set[tuple] = set()
+    for dev in fab.devices.values():
+        if dev.is_host or (dev.platform, id(dev.settings)) in done:
+            continue
+        done.add((dev.platform, id(dev.settings)))
+        plat = _platform(dev.platform)
+        if plat is None:
+            continue
+        cap, s = plat.capabilities, dev.settings
+        if cap.ecn and cap.ecn_units == "percent":
+            own = dev.platform.replace("-", "_")
+            for c in s.classes:
+                if c.ecn is not None and getattr(c.ecn, own, None) is None:
+                    _emit(
+                        fab,
+                        R_ECN_UNITS,
+                        _class_path(fab, dev, c.name, "ecn"),
+                        f"class '{c.name}': ECN {c.ecn.min}/{c.ecn.max} B cannot be expressed on {dev.platform} "
+                        f"{dev.name}: it states a fill-level percent of the queue's buffer share; set "
+                        f"ecn.{own}: {{min_percent, max_percent}}",
+                    )
+        wd = s.pfc_watchdog
+        if not (wd.enabled and s.lossless_priorities and cap.watchdog_ranges):
+            continue
+        values = {
+            "polling_ms": wd.polling,
+            "detection_ms": wd.detection,
+            "restoration_ms": wd.restoration,
+            "detection_polls": wd.detection / wd.polling if wd.polling else None,
+        }
+        keys = {
+            "polling_ms": "polling",
+            "detection_ms": "detection",
+            "restoration_ms": "restoration",
+            "detection_polls": "detection",
+        }
+        for fld, lo, hi in cap.watchdog_ranges:
+            v = values.get(fld)
+            if v is None:
+                continue
+            key = keys[fld]
+            path = s.origin.get(f"pfc_watchdog.{key}", ("qos", "pfc_watchdog"))
+            what = (
+                f"{key} {wd.detection} ms = {v:g} polls of {wd.polling} ms"
+                if fld == "detection_polls"
+                else (f"{key} {v} ms")
+            )
+            if fld == "detection_polls" and not float(v).is_integer():
+                _emit(
+                    fab,
+                    R_WD_RANGE,
+                    path,
+                    f"PFC watchdog {what} cannot be expressed on {dev.platform} {dev.name}: "
+                    "detection is a whole number of polls",
+                )
+            elif not lo <= v <= hi:
+                _emit(
+                    fab,
+                    R_WD_RANGE,
+                    path,
+                    f"PFC watchdog {what} cannot be expressed on {dev.platform} {dev.name}: "
+                    f"range {lo}..{hi} ({cap.watchdog_ranges_source})",
+                )
 
 
 def run_rules(fab: Fabric) -> None:

@@ -47,6 +47,14 @@ class Capabilities:
     ecn_quantum_bytes: int = 1
     #: PFC watchdog timers are stated in multiples of this many milliseconds by the config syntax.
     watchdog_quantum_ms: int = 1
+    #: ECN thresholds are stated as "bytes" of queue depth, or as a "percent" fill level of the queue's buffer
+    #: share (Junos drop profiles): then the intent must give the platform's own value (no conversion).
+    ecn_units: str = "bytes"
+    #: Inclusive (min, max) ranges of PFC watchdog values the config syntax accepts, by state field
+    #: (``detection_polls`` = detection_ms / polling_ms); a value outside is refused by validation.
+    watchdog_ranges: tuple[tuple[str, int, int], ...] = ()
+    #: Source of ``watchdog_ranges``.
+    watchdog_ranges_source: str = ""
     #: The rendered DSCP map replaces the device's table (the config deletes or flushes it first), so a
     #: partial render (a drift fix) must carry the whole map, not only the drifted entries.
     dscp_map_replaced: bool = False

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roceconf.platforms import get
-from roceconf.platforms.junos import ECN_QUANTUM, PLATFORM
+from roceconf.platforms.junos import PLATFORM, WD_RANGES
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
 from tests.strategies import device_state, lab_port
@@ -24,20 +24,29 @@ JUNOS_NAMES = st.lists(JUNOS_PORT, min_size=1, max_size=5, unique=True)
 def _fit_platform(state: DeviceState) -> DeviceState:
     """Constraints of Junos syntax the generic strategy does not know.
 
-    * ECN fill levels are integer percents 1-100 of the (nominal) queue buffer;
-    * watchdog detection is a whole number of poll intervals;
+    * ECN is a fill level in integer percent 0-100 of the queue's buffer share (no bytes);
+    * watchdog values inside the 23.4R1 YANG ranges (poll 100..1000 ms, detection 2..10 polls,
+      recovery 200..1000 ms);
     * a DSCP map only exists through a classifier bound to a port, so one port must trust DSCP.
     """
     for itf in state.interfaces.values():
         for ecn in itf.ecn.values():
-            lo_q = (ecn.min_bytes or ECN_QUANTUM) // ECN_QUANTUM
-            hi_q = (ecn.max_bytes or 2 * ECN_QUANTUM) // ECN_QUANTUM
-            lo = 1 + (lo_q - 1) % 99
-            hi = lo + 1 + (max(hi_q - lo_q, 1) - 1) % (100 - lo)
-            ecn.min_bytes, ecn.max_bytes = lo * ECN_QUANTUM, hi * ECN_QUANTUM
+            lo = (ecn.min_bytes or 0) % 100
+            hi = lo + 1 + (ecn.max_bytes or 0) % (100 - lo)
+            ecn.min_bytes = ecn.max_bytes = None
+            ecn.min_percent, ecn.max_percent = lo, hi
     wd = state.pfc_watchdog
+    rng = {f: (lo, hi) for f, lo, hi in WD_RANGES}
+    if wd.polling_ms is not None:
+        wd.polling_ms = rng["polling_ms"][0] + wd.polling_ms * 37 % (
+            rng["polling_ms"][1] - rng["polling_ms"][0]
+        )
     if wd.detection_ms is not None and wd.polling_ms is not None:
-        wd.detection_ms = wd.polling_ms * max(1, round(wd.detection_ms / wd.polling_ms))
+        lo, hi = rng["detection_polls"]
+        wd.detection_ms = wd.polling_ms * (lo + wd.detection_ms % (hi - lo + 1))
+    if wd.restoration_ms is not None:
+        lo, hi = rng["restoration_ms"]
+        wd.restoration_ms = lo + wd.restoration_ms % (hi - lo + 1)
     if state.dscp_to_tc and all(i.trust != "dscp" for i in state.interfaces.values()):
         first = sorted(state.interfaces)[0]
         state.interfaces[first].trust = "dscp"
@@ -58,6 +67,7 @@ def test_round_trip(state: DeviceState) -> None:
 
 def lab_state() -> DeviceState:
     port = lab_port(mtu=9216)
+    port.ecn = {"3": Ecn(min_percent=55, max_percent=90, probability=100)}
     return DeviceState(
         platform="junos",
         hostname="leaf1",
@@ -66,7 +76,7 @@ def lab_state() -> DeviceState:
         pfc_watchdog=PfcWatchdog(
             enabled=True, detection_ms=200, restoration_ms=200, polling_ms=100, action="drop"
         ),
-        ecmp=Ecmp(fields=["dst_ip", "dst_port", "ip_proto", "src_ip", "src_port"]),
+        ecmp=Ecmp(fields=["dst_ip", "dst_port", "ip_proto", "src_ip", "src_port"], seed=25),
     )
 
 
@@ -87,15 +97,15 @@ def test_dscp_map_lines() -> None:
     assert "set class-of-service forwarding-classes class RC-TC6 queue-num 6" in lines
     # the classifier roceconf owns is replaced whole: delete first, then every entry
     text = render_state(lab_state()).splitlines()
-    first_entry = next(i for i, ln in enumerate(text) if ln.startswith("set class-of-service classifiers dscp"))
+    first_entry = next(
+        i for i, ln in enumerate(text) if ln.startswith("set class-of-service classifiers dscp")
+    )
     assert text[first_entry - 1] == "delete class-of-service classifiers dscp RC-DSCP"
 
 
 def test_delete_line_removes_what_earlier_lines_set() -> None:
     """A load-set file applies in order: a drifted code point set before 'delete' is gone after it."""
-    stale = (
-        "set class-of-service classifiers dscp RC-DSCP forwarding-class RC-TC0 loss-priority low code-points 011010\n"
-    )
+    stale = "set class-of-service classifiers dscp RC-DSCP forwarding-class RC-TC0 loss-priority low code-points 011010\n"
     text = render_state(lab_state())
     state = PLATFORM.parse(stale + text)
     assert state.dscp_to_tc == {"26": 3, "48": 6}
@@ -136,12 +146,12 @@ def test_pfc_lines() -> None:
 
 def test_ecn_lines() -> None:
     lines = _lines()
-    dp = "RC-ECN-3-30-100"
-    assert f"set class-of-service drop-profiles {dp} interpolate fill-level 3" in lines
-    assert f"set class-of-service drop-profiles {dp} interpolate fill-level 30" in lines
+    dp = "RC-ECN-55-90-100"
+    assert f"set class-of-service drop-profiles {dp} interpolate fill-level 55" in lines
+    assert f"set class-of-service drop-profiles {dp} interpolate fill-level 90" in lines
     assert f"set class-of-service drop-profiles {dp} interpolate drop-probability 0" in lines
     assert f"set class-of-service drop-profiles {dp} interpolate drop-probability 100" in lines
-    sched = "RC-TC3-BW50-E3-30-100"
+    sched = "RC-TC3-BW50-E55-90-100"
     assert f"set class-of-service schedulers {sched} explicit-congestion-notification" in lines
     assert (
         f"set class-of-service schedulers {sched} drop-profile-map loss-priority any protocol any drop-profile {dp}"
@@ -152,7 +162,7 @@ def test_ecn_lines() -> None:
 def test_scheduling_lines() -> None:
     lines = _lines()
     assert "set class-of-service schedulers RC-TC6-SP priority strict-high" in lines
-    assert "set class-of-service schedulers RC-TC3-BW50-E3-30-100 transmit-rate percent 50" in lines
+    assert "set class-of-service schedulers RC-TC3-BW50-E55-90-100 transmit-rate percent 50" in lines
     assert "set class-of-service schedulers RC-TC0-BW50 transmit-rate percent 50" in lines
     maps = [line for line in lines if line.startswith("set class-of-service scheduler-maps ")]
     assert len(maps) == 3 and len({m.split()[3] for m in maps}) == 1
@@ -185,9 +195,42 @@ def test_watchdog_lines() -> None:
         f"set class-of-service congestion-notification-profile {cnp} pfc-watchdog poll-interval 100" in lines
     )
     assert f"set class-of-service congestion-notification-profile {cnp} pfc-watchdog detection 2" in lines
+    # Juniper 23.4R1 QFX and EVO class-of-service YANG: the leaf is 'recovery' (200..1000 ms)
+    assert f"set class-of-service congestion-notification-profile {cnp} pfc-watchdog recovery 200" in lines
+    assert not any("recovery-time" in line for line in lines)
     assert (
-        f"set class-of-service congestion-notification-profile {cnp} pfc-watchdog recovery-time 200" in lines
+        f"set class-of-service congestion-notification-profile {cnp} pfc-watchdog watchdog-action drop"
+        in lines
     )
+
+
+def test_recovery_time_is_not_a_junos_statement() -> None:
+    """The old render's 'recovery-time' is refused by the device: the parser does not take it as the timer."""
+    text = BASE + (
+        "set class-of-service congestion-notification-profile P1 pfc-watchdog recovery-time 400\n"
+        "set class-of-service interfaces et-0/0/1 congestion-notification-profile P1\n"
+    )
+    state = PLATFORM.parse(text)
+    assert state.pfc_watchdog.restoration_ms == 200  # the documented default, not 400
+    assert "pfc_watchdog.restoration_ms" in state.defaults
+    assert any(w.line == 5 and "recovery-time" in w.message for w in state.warnings)
+
+
+def test_ecn_bytes_are_never_converted_to_fill_level() -> None:
+    """A state with byte thresholds only (no Junos fill level) renders no drop profile: no made-up factor."""
+    state = lab_state()
+    for itf in state.interfaces.values():
+        itf.ecn = {"3": Ecn(min_bytes=150000, max_bytes=1500000, probability=100)}
+    text = render_state(state)
+    assert "drop-profiles" not in text and "fill-level" not in text
+    assert PLATFORM.parse(text).interfaces["et-0/0/0"].ecn == {}
+
+
+def test_hash_seed_line_and_parse() -> None:
+    lines = _lines()
+    assert "set forwarding-options enhanced-hash-key hash-seed seed-value 25" in lines
+    back = PLATFORM.parse("\n".join(sorted(lines)))
+    assert back.ecmp.seed == 25
 
 
 def test_hash_lines() -> None:
@@ -275,7 +318,7 @@ def test_wred_drop_is_not_ecn() -> None:
     assert any(w.code == "WRED" and w.line == 9 for w in state.warnings)
     ecn_text = text + "set class-of-service schedulers S explicit-congestion-notification\n"
     ecn = PLATFORM.parse(ecn_text).interfaces["et-0/0/1"].ecn
-    assert ecn == {"3": Ecn(min_bytes=10 * ECN_QUANTUM, max_bytes=50 * ECN_QUANTUM, probability=20)}
+    assert ecn == {"3": Ecn(min_percent=10, max_percent=50, probability=20)}
 
 
 def test_unknown_roce_line_warns_with_line_number() -> None:
@@ -396,3 +439,43 @@ def test_garbage_never_raises() -> None:
         "\x00\r\n",
     ):
         assert isinstance(PLATFORM.parse(text), DeviceState)
+
+
+# ----------------------------------------------------------------------------- from the intent
+
+
+def _lab_spine2() -> DeviceState:
+    from pathlib import Path
+
+    from roceconf.desired import desired_state
+    from roceconf.intent import load
+
+    lab = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "intent.yml"
+    return desired_state(load(lab).devices["spine2"])
+
+
+def test_every_dscp_has_a_home_and_no_unused_queue_is_strict() -> None:
+    """The RC-DSCP classifier names all 64 code points: DSCPs the intent does not name go to the default class
+    (the class of DSCP 0), so no DSCP keeps a Junos default forwarding class; strict-high only on TC6 (CNP)."""
+    state = _lab_spine2()
+    text = render_state(state)
+    entries = [
+        ln for ln in text.splitlines() if ln.startswith("set class-of-service classifiers dscp RC-DSCP ")
+    ]
+    assert len(entries) == 64
+    assert {ln.split()[-1] for ln in entries} == {format(d, "06b") for d in range(64)}
+    assert sum("forwarding-class RC-TC0 " in ln for ln in entries) == 62
+    strict = [ln for ln in text.splitlines() if ln.endswith("priority strict-high")]
+    assert strict == ["set class-of-service schedulers RC-TC6-SP priority strict-high"]
+    assert PLATFORM.parse(text).semantic() == state.semantic()
+
+
+def test_lab_spine2_ecn_seed_and_watchdog_as_the_intent_states() -> None:
+    state = _lab_spine2()
+    assert state.interfaces["et-0/0/0"].ecn == {"3": Ecn(min_percent=55, max_percent=90, probability=100)}
+    assert state.ecmp.seed == 25
+    lines = set(render_state(state).splitlines())
+    assert "set forwarding-options enhanced-hash-key hash-seed seed-value 25" in lines
+    assert "set class-of-service drop-profiles RC-ECN-55-90-100 interpolate fill-level 55" in lines
+    cnp = "set class-of-service congestion-notification-profile RC-PFC-DSCP-P3-WD pfc-watchdog"
+    assert f"{cnp} recovery 400" in lines and f"{cnp} recovery-time 400" not in lines

@@ -88,8 +88,28 @@ def test_knob_dscp_map_and_trust() -> None:
 def test_knob_identity_maps_bound() -> None:
     db = json.loads(render_state(lab_state()))
     identity = {str(i): str(i) for i in range(8)}
-    for table in ("TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
+    for table in ("TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"):
         assert db[table] == {"ROCE": identity}
+    port = db["PORT_QOS_MAP"]["Ethernet0"]
+    assert (port["tc_to_queue_map"], port["tc_to_pg_map"], port["pfc_to_queue_map"]) == ("ROCE",) * 3
+
+
+def test_lossy_tcs_share_pg0_and_lossless_pg_has_a_buffer() -> None:
+    """community qos_config.j2 (AZURE TC_TO_PRIORITY_GROUP_MAP): lossless TCs keep their PG, every lossy TC
+    (CNP's TC6 too) lands on PG0, the PG with the lossy buffer profile; the old identity map put TC6 on PG6,
+    a PG with no buffer profile. BUFFER_PG states the lossless PG as buffers_config.j2 does (profile NULL)."""
+    db = json.loads(render_state(lab_state()))
+    pg = db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]
+    assert pg == {"0": "0", "1": "0", "2": "0", "3": "3", "4": "0", "5": "0", "6": "0", "7": "0"}
+    assert db["BUFFER_PG"] == {
+        f"{n}|3": {"profile": "NULL"} for n in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12")
+    }
+    two = lab_state()
+    for itf in two.interfaces.values():
+        itf.pfc = Pfc(enabled=True, no_drop=[3, 4])
+    db = json.loads(render_state(two))
+    assert db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["4"] == "4"
+    assert db["BUFFER_PG"]["Ethernet0|3-4"] == {"profile": "NULL"}
     port = db["PORT_QOS_MAP"]["Ethernet0"]
     assert (port["tc_to_queue_map"], port["tc_to_pg_map"], port["pfc_to_queue_map"]) == ("ROCE",) * 3
 
@@ -385,3 +405,20 @@ def test_cli_output_around_json_and_garbage_never_raise() -> None:
         s = PLATFORM.parse(junk)
         assert isinstance(s, DeviceState) and s.platform == "sonic"
     assert any(w.code == "SYNTAX" for w in PLATFORM.parse('{"PORT": {"Ethernet0": {"mtu": "9100"}').warnings)
+
+
+def test_every_dscp_has_a_home_in_the_lab_render() -> None:
+    """DSCP_TO_TC_MAP names all 64 DSCPs: those the intent does not name go to TC0 (the default class), as
+    community SONiC's own AZURE map names every DSCP; only the CNP queue is strict."""
+    from roceconf.desired import desired_state
+    from roceconf.intent import load
+
+    lab = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "intent.yml"
+    state = desired_state(load(lab).devices["leaf3"])
+    db = json.loads(render_state(state))
+    m = db["DSCP_TO_TC_MAP"]["ROCE"]
+    assert set(m) == {str(d) for d in range(64)}
+    assert {d for d, tc in m.items() if tc != "0"} == {"26", "48"}
+    strict = {n for n, s in db["SCHEDULER"].items() if s["type"] == "STRICT"}
+    assert {k.split("|")[1] for k, q in db["QUEUE"].items() if q.get("scheduler") in strict} == {"6"}
+    assert PLATFORM.parse(render_state(state)).semantic() == state.semantic()

@@ -20,11 +20,16 @@ then only counts what is *applied*:
 Traffic class of a forwarding class = its ``queue-num`` (roceconf assumes priority = TC = queue;
 a ``pfc-priority`` that differs from the queue is reported as a warning).
 
-ECN thresholds: Junos drop profiles state the fill level in *percent of the queue's buffer*
-(integers 0-100). roceconf states bytes. The conversion uses a nominal queue buffer of
-``NOMINAL_QUEUE_BYTES`` (a roceconf convention, not a device fact: the real per-queue buffer
-depends on the shared-buffer partitioning and the dynamic threshold), so 1 % = 50,000 bytes and
-the round trip is exact for multiples of ``ecn_quantum_bytes``.
+ECN thresholds: Junos drop profiles state the fill level in *percent of the queue's dynamic buffer
+share* (integers 0-100, Juniper 23.4R1 class-of-service YANG ``drop-profiles interpolate fill-level``).
+A byte threshold has no fixed percent equivalent (the share depends on the shared-buffer partitioning
+and the dynamic threshold), so nothing is converted: the state carries ``Ecn.min_percent`` /
+``max_percent`` (the intent's ``ecn.junos`` fill levels), and an intent that states only bytes for a
+Junos device is refused by validation (RC130).
+
+Schema: Juniper/yang 23.4R1 ``junos-qfx-conf-class-of-service`` and (EVO) ``junos-conf-class-of-service``,
+``*-conf-forwarding-options`` and ``*-conf-interfaces``; ``roceconf/platforms/junos/schema.py`` resolves
+every rendered line against them (tests/conformance).
 """
 
 from __future__ import annotations
@@ -59,9 +64,10 @@ DOC_HASH = (
 DOC_MTU = "https://juniper.net/documentation/en_US/junos13.2/topics/usage-guidelines/interfaces-configuring-the-media-mtu.html"
 JVD_CONFIG = "Juniper/jvd data_center/adc/5stage_evpn_vxlan/configuration/conf/storage-leaf1_qfx5130-32cd.conf (mtu 9216)"
 
-#: roceconf convention: fill-level percent is read against this many bytes of queue buffer.
-NOMINAL_QUEUE_BYTES = 5_000_000
-ECN_QUANTUM = NOMINAL_QUEUE_BYTES // 100
+#: Juniper 23.4R1 QFX and EVO class-of-service YANG, congestion-notification-profile pfc-watchdog:
+#: poll-interval 100..1000 ms, detection 2..10 polls, recovery 200..1000 ms, watchdog-action drop.
+YANG_COS = "Juniper/yang 23.4R1 junos-qfx-conf-class-of-service / junos-conf-class-of-service (EVO)"
+WD_RANGES = (("polling_ms", 100, 1000), ("detection_polls", 2, 10), ("restoration_ms", 200, 1000))
 
 #: Documented PFC watchdog defaults (DOC_WATCHDOG): poll 100 ms, detection 2 polls, recovery 200 ms, drop.
 WD_DEFAULT_POLL_MS = 100
@@ -104,18 +110,7 @@ JUNOS_HASH_FIELDS = ("src_ip", "dst_ip", "ip_proto", "src_port", "dst_port")
 _PORT_RE = re.compile(r"^(et|xe|ge|mge|fte|ae)-?\d[\w/:.-]*$")
 _NOT_PORT = ("irb", "lo0", "em", "fxp", "vme", "me0", "re0", "re1", "vlan", "vtep")
 
-# ---------------------------------------------------------------------------- unit conversions
-
-
-def bytes_to_percent(value: int | None) -> int | None:
-    """ECN threshold bytes -> drop-profile fill-level percent (nominal queue buffer)."""
-    if value is None:
-        return None
-    return int(round(value / ECN_QUANTUM))
-
-
-def percent_to_bytes(value: float) -> int:
-    return int(round(value * ECN_QUANTUM))
+# ---------------------------------------------------------------------------- code points
 
 
 def dscp_bits(value: int) -> str:
@@ -302,6 +297,7 @@ class _Cnp(_Obj):
     detection: int | None = None
     poll: int | None = None
     recovery: int | None = None
+    action: str | None = None
     wd_lines: list[int] = field(default_factory=list)
 
 
@@ -359,6 +355,7 @@ class _Parser:
         self.hash_v6: set[str] | None = None
         self.hash_lines: list[int] = []
         self.hash_mode: tuple[str, int] | None = None
+        self.hash_seed: tuple[int, int, str] | None = None
         self._warned: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ helpers
@@ -523,7 +520,10 @@ class _Parser:
             cnp.wd_line = cnp.wd_line or st.line
             cnp.wd_lines.append(st.line)
             opt = rest[1:]
-            if len(opt) >= 2 and opt[0] in ("detection", "poll-interval", "recovery-time"):
+            if len(opt) >= 2 and opt[0] == "watchdog-action":
+                cnp.action = opt[1]
+                return
+            if len(opt) >= 2 and opt[0] in ("detection", "poll-interval", "recovery"):
                 v = _int(opt[1])
                 if v is None:
                     self.warn(f"CNP {name}: pfc-watchdog {opt[0]} {opt[1]!r} is not a number", st.line)
@@ -648,7 +648,12 @@ class _Parser:
             else:
                 self.hash_v6 = cur
             self.hash_lines.append(st.line)
-        elif w[0] in ("symmetric-hash", "symmetric", "hash-parameters", "hash-seed"):
+        elif w[0] == "hash-seed":
+            if len(w) >= 3 and w[1] == "seed-value" and _int(w[2]) is not None:
+                self.hash_seed = (int(w[2]), st.line, st.text)
+            elif len(w) > 1:
+                self.warn(f"enhanced-hash-key {' '.join(w)} is not understood", st.line)
+        elif w[0] in ("symmetric-hash", "symmetric", "hash-parameters"):
             self.warn(f"enhanced-hash-key {' '.join(w)} is not modelled", st.line)
 
     # ------------------------------------------------------------------ pass 2
@@ -957,12 +962,19 @@ class _Parser:
         wd.detection_ms = detection * poll
         wd.restoration_ms = recovery
         wd.action = "drop"
-        s.defaults.append("pfc_watchdog.action")
+        if c.action is None:
+            s.defaults.append("pfc_watchdog.action")
+        elif c.action != "drop":
+            wd.action = None
+            self.warn(f"CNP {used[0]}: pfc-watchdog watchdog-action {c.action} is not modelled", c.wd_line)
         for f in ("polling_ms", "detection_ms", "restoration_ms"):
             s.at(f"pfc_watchdog.{f}", c.wd_lines, c.text)
 
     def _ecmp(self) -> None:
         s = self.state
+        if self.hash_seed is not None:
+            s.ecmp.seed = self.hash_seed[0]
+            s.at("ecmp.seed", self.hash_seed[1], self.hash_seed[2])
         if self.hash_mode is None and self.hash_v4 is None and self.hash_v6 is None:
             return
         line = self.hash_lines[0] if self.hash_lines else None
@@ -1011,9 +1023,7 @@ def _ecn_from_profile(dp: _DropProfile) -> Ecn | None:
     if len(dp.fill) != 2 or len(dp.prob) != 2 or dp.prob[0] != 0:
         return None
     lo, hi = dp.fill
-    return Ecn(
-        min_bytes=percent_to_bytes(lo), max_bytes=percent_to_bytes(hi), probability=int(round(dp.prob[1]))
-    )
+    return Ecn(min_percent=int(round(lo)), max_percent=int(round(hi)), probability=int(round(dp.prob[1])))
 
 
 def _merge(dst: _IfCos, src: _IfCos) -> None:
@@ -1118,7 +1128,7 @@ def render_plan(state: DeviceState) -> dict[str, Any]:
     cnps: dict[str, dict[str, Any]] = {}
     bindings: list[dict[str, Any]] = []
     wd = state.pfc_watchdog
-    wd_opts = _watchdog_options(wd.detection_ms, wd.polling_ms, wd.restoration_ms)
+    wd_opts = _watchdog_options(wd.detection_ms, wd.polling_ms, wd.restoration_ms, wd.action)
 
     # one set of objects per group of ports with identical CoS settings
     for names, itf in group_interfaces(state, _GROUP_FIELDS):
@@ -1148,13 +1158,14 @@ def render_plan(state: DeviceState) -> dict[str, Any]:
                     spec["priority"] = "low"
             if (
                 ecn is not None
-                and ecn.min_bytes is not None
-                and ecn.max_bytes is not None
+                and ecn.min_percent is not None
+                and ecn.max_percent is not None
                 and ecn.probability is not None
             ):
-                lo, hi = bytes_to_percent(ecn.min_bytes), bytes_to_percent(ecn.max_bytes)
+                # fill-level percent as stated (bytes are never converted: see the module docstring)
+                lo, hi = ecn.min_percent, ecn.max_percent
                 dp = f"RC-ECN-{lo}-{hi}-{ecn.probability}"
-                drop_profiles[dp] = (lo or 0, hi or 0, ecn.probability)
+                drop_profiles[dp] = (lo, hi, ecn.probability)
                 parts.append(f"E{lo}-{hi}-{ecn.probability}")
                 spec["dp"] = dp
             if len(parts) == 1:
@@ -1207,11 +1218,12 @@ def render_plan(state: DeviceState) -> dict[str, Any]:
         "cnps": sorted(cnps.items()),
         "bindings": bindings,
         "hash": hash_excl if state.ecmp.fields is not None else None,
+        "seed": state.ecmp.seed,
     }
 
 
 def _watchdog_options(
-    detection_ms: int | None, polling_ms: int | None, restoration_ms: int | None
+    detection_ms: int | None, polling_ms: int | None, restoration_ms: int | None, action: str | None = None
 ) -> list[str]:
     opts: list[str] = []
     if polling_ms is not None:
@@ -1220,7 +1232,9 @@ def _watchdog_options(
         poll = polling_ms or WD_DEFAULT_POLL_MS
         opts.append(f"detection {max(1, int(round(detection_ms / poll)))}")
     if restoration_ms is not None:
-        opts.append(f"recovery-time {restoration_ms}")
+        opts.append(f"recovery {restoration_ms}")  # YANG leaf 'recovery' (200..1000 ms), not 'recovery-time'
+    if action == "drop":
+        opts.append("watchdog-action drop")
     return opts
 
 
@@ -1239,18 +1253,24 @@ CAPABILITIES = Capabilities(
     ),
     per_port=ALL_PORT_FIELDS,
     hash_fields=JUNOS_HASH_FIELDS,
-    hash_seed=False,
+    hash_seed=True,
     hash_symmetric=False,
     watchdog_fields=frozenset({"enabled", "detection_ms", "restoration_ms", "polling_ms"}),
     watchdog_actions=("drop",),
-    ecn_quantum_bytes=ECN_QUANTUM,
+    ecn_units="percent",
+    every_dscp_mapped=True,
+    watchdog_ranges=WD_RANGES,
+    watchdog_ranges_source=f"{YANG_COS}: congestion-notification-profile pfc-watchdog",
     notes=(
-        f"ECN thresholds are drop-profile fill levels in percent of a nominal {NOMINAL_QUEUE_BYTES} byte "
-        f"queue buffer (roceconf convention); see {DOC_DROP_PROFILES}",
+        "ECN thresholds are drop-profile fill levels in percent of the queue's dynamic buffer share; the intent "
+        f"states them (qos.classes[].ecn.junos), bytes are never converted ({YANG_COS}; {DOC_DROP_PROFILES})",
         f"PFC watchdog detection is a number of poll intervals (detection_ms = detection x poll-interval); "
         f"action drop is the documented default and the only one rendered ({DOC_WATCHDOG})",
         f"ECMP: enhanced-hash-key states exclusions; all five IP/L4 fields are hashed by default ({DOC_HASH}). "
-        "No hash seed or symmetric-hash statement was confirmed for QFX5K.",
+        f"The seed is enhanced-hash-key hash-seed seed-value (0..4294967295, Juniper/yang 23.4R1 QFX and EVO "
+        "forwarding-options). symmetric-hash is not rendered.",
+        "Every DSCP 0-63 is in the RC-DSCP classifier (unnamed ones in the default class); default Junos "
+        "schedulers are not strict priority, and only intent classes get a strict-high scheduler.",
         f"PFC is per port through congestion-notification profiles ({DOC_CNP}); at most one CNP per interface. "
         "PFC off is the absence of a CNP: a state with pfc.enabled false renders nothing.",
         "A DSCP map exists only as a classifier bound to ports: with no port trusting DSCP it cannot be stated.",
@@ -1261,7 +1281,6 @@ FILTERS = {
     "junos_plan": render_plan,
     "dscp_bits": dscp_bits,
     "pcp_bits": pcp_bits,
-    "ecn_percent": bytes_to_percent,
 }
 
 PLATFORM = Platform(

@@ -1013,6 +1013,35 @@ def _identity(s: DeviceState, pred: Any = _binds_qos) -> Tables:
     return {}
 
 
+def _lossless(s: DeviceState) -> list[int]:
+    return sorted(
+        {p for i in s.interfaces.values() if i.pfc.enabled and i.pfc.no_drop for p in i.pfc.no_drop}
+    )
+
+
+def f_tc_to_pg_map(s: DeviceState) -> Tables:
+    """TC_TO_PRIORITY_GROUP_MAP: a lossless TC N -> PG N, every lossy TC (CNP too) -> PG0, the one ingress PG
+    that has a (lossy) buffer profile - as community files/build_templates/qos_config.j2 (AZURE: 3->3, 4->4,
+    others 0; 7->7 is left out: roceconf does not reserve a control PG)."""
+    if not any(_binds_qos(i) for i in s.interfaces.values()):
+        return {}
+    lossless = set(_lossless(s))
+    return {DEVICE_MAP: {str(tc): str(tc if tc in lossless else 0) for tc in range(8)}}
+
+
+def f_buffer_pg(s: DeviceState) -> Tables:
+    """BUFFER_PG|<port>|<lossless PGs>: profile "NULL", as files/build_templates/buffers_config.j2 writes the
+    lossless PGs in the dynamic buffer model ("<port>|3-4": {"profile": "NULL"}): buffermgrd computes the
+    headroom from the port's speed, cable length and MTU (sonic-net/SONiC doc/qos/
+    dynamically-headroom-calculation.md). PG0 (ingress_lossy_profile) is left to the device's buffer
+    template. sonic-buffer-pg.yang: key port + pg_num "[0-7]((-)[0-7])?", profile leafref or "NULL"."""
+    out: Tables = {}
+    for n, i in s.interfaces.items():
+        if i.pfc.enabled and i.pfc.no_drop:
+            out[f"{n}|{compress_ints(sorted(i.pfc.no_drop))}"] = {"profile": "NULL"}
+    return out
+
+
 def f_dot1p_to_tc_map(s: DeviceState) -> Tables:
     return _identity(s, lambda i: i.trust == "pcp")
 
@@ -1127,6 +1156,8 @@ FILTERS = {
     "sonic_dscp_to_tc_map": f_dscp_to_tc_map,
     "sonic_dot1p_to_tc_map": f_dot1p_to_tc_map,
     "sonic_identity_map": f_identity_map,
+    "sonic_tc_to_pg_map": f_tc_to_pg_map,
+    "sonic_buffer_pg": f_buffer_pg,
     "sonic_port_qos_map": f_port_qos_map,
     "sonic_queue": f_queue,
     "sonic_scheduler": f_scheduler,
@@ -1158,13 +1189,18 @@ CAPABILITIES = Capabilities(
     watchdog_fields=frozenset({"enabled", "detection_ms", "restoration_ms", "polling_ms"}),
     watchdog_actions=WD_ACTIONS,  # sonic-pfcwd.yang / sonic-utilities pfcwd/main.py
     ecn_quantum_bytes=1,  # WRED_PROFILE thresholds are bytes (sonic-wred-profile.yang)
+    every_dscp_mapped=True,
     notes=(
         "DWRR bandwidth_percent is rendered as SCHEDULER weight (1-100); SONiC weights are relative, "
         "so they equal percent only when the DWRR weights of a port sum to 100.",
         "pfc_watchdog.enabled maps to DEVICE_METADATA|localhost default_pfcwd_status (pfcwd start_default).",
         "ECMP hash seed lives in APPL_DB, not CONFIG_DB; symmetric hashing is not configurable.",
-        "Queue N = TC N = priority N: identity TC_TO_QUEUE_MAP / TC_TO_PRIORITY_GROUP_MAP / "
-        "MAP_PFC_PRIORITY_TO_QUEUE named ROCE are rendered and bound.",
+        "Queue N = TC N = priority N: identity TC_TO_QUEUE_MAP / MAP_PFC_PRIORITY_TO_QUEUE named ROCE are "
+        "rendered and bound; TC_TO_PRIORITY_GROUP_MAP sends lossless TC N to PG N and every lossy TC to PG0 "
+        "(qos_config.j2), and BUFFER_PG states the lossless PGs with profile NULL (buffers_config.j2, dynamic "
+        "buffer model).",
+        "Every DSCP 0-63 is in DSCP_TO_TC_MAP (unnamed ones in the default class). Queues the intent does not "
+        "schedule keep the device's qos_config.j2 scheduler (DWRR scheduler.0), never strict.",
     ),
 )
 
