@@ -76,7 +76,9 @@ class _M(BaseModel):
 class FillLevelEcn(_M):
     """ECN thresholds in the platform's own unit: fill level of the queue's buffer share, percent."""
 
-    min_percent: int = Field(ge=0, le=100, description="Fill level where marking starts, percent", examples=[55])
+    min_percent: int = Field(
+        ge=0, le=100, description="Fill level where marking starts, percent", examples=[55]
+    )
     max_percent: int = Field(
         ge=1, le=100, description="Fill level where marking reaches `probability`, percent", examples=[90]
     )
