@@ -49,7 +49,8 @@ def _ecn(st: DeviceState) -> str:
 
 
 def _dscp(st: DeviceState) -> str:
-    d = sorted(st.dscp_to_tc, key=int)[-1]
+    # the highest DSCP not already in TC 0 (Junos and SONiC map all 64 DSCPs, most of them to TC 0)
+    d = sorted((k for k, tc in st.dscp_to_tc.items() if tc != 0), key=int)[-1]
     st.dscp_to_tc[d] = 0
     return f"DSCP {d} -> TC 0"
 

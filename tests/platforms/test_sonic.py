@@ -110,6 +110,11 @@ def test_lossy_tcs_share_pg0_and_lossless_pg_has_a_buffer() -> None:
     db = json.loads(render_state(two))
     assert db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["4"] == "4"
     assert db["BUFFER_PG"]["Ethernet0|3-4"] == {"profile": "NULL"}
+    apart = lab_state()
+    for itf in apart.interfaces.values():
+        itf.pfc = Pfc(enabled=True, no_drop=[2, 5])
+    db = json.loads(render_state(apart))  # sonic-buffer-pg.yang pg_num "[0-7]((-)[0-7])?": no lists
+    assert {k for k in db["BUFFER_PG"] if k.startswith("Ethernet0|")} == {"Ethernet0|2", "Ethernet0|5"}
     port = db["PORT_QOS_MAP"]["Ethernet0"]
     assert (port["tc_to_queue_map"], port["tc_to_pg_map"], port["pfc_to_queue_map"]) == ("ROCE",) * 3
 

@@ -1038,7 +1038,15 @@ def f_buffer_pg(s: DeviceState) -> Tables:
     out: Tables = {}
     for n, i in s.interfaces.items():
         if i.pfc.enabled and i.pfc.no_drop:
-            out[f"{n}|{compress_ints(sorted(i.pfc.no_drop))}"] = {"profile": "NULL"}
+            # one key per run of consecutive PGs: pg_num is "N" or "N-M", never a list
+            runs: list[list[int]] = []
+            for p in sorted(set(i.pfc.no_drop)):
+                if runs and runs[-1][-1] == p - 1:
+                    runs[-1].append(p)
+                else:
+                    runs.append([p])
+            for r in runs:
+                out[f"{n}|{r[0]}" if len(r) == 1 else f"{n}|{r[0]}-{r[-1]}"] = {"profile": "NULL"}
     return out
 
 
@@ -1190,6 +1198,9 @@ CAPABILITIES = Capabilities(
     watchdog_actions=WD_ACTIONS,  # sonic-pfcwd.yang / sonic-utilities pfcwd/main.py
     ecn_quantum_bytes=1,  # WRED_PROFILE thresholds are bytes (sonic-wred-profile.yang)
     every_dscp_mapped=True,
+    # sonic-pfcwd.yang: POLL_INTERVAL 100..1000, detection_time 100..5000, restoration_time 100..60000 ms
+    watchdog_ranges=(("polling_ms", 100, 1000), ("detection_ms", 100, 5000), ("restoration_ms", 100, 60000)),
+    watchdog_ranges_source=_YANG + "sonic-pfcwd.yang (PFC_WD_LIST)",
     notes=(
         "DWRR bandwidth_percent is rendered as SCHEDULER weight (1-100); SONiC weights are relative, "
         "so they equal percent only when the DWRR weights of a port sum to 100.",
