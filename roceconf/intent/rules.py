@@ -801,11 +801,14 @@ def _platform_units(fab: Fabric) -> None:
         if cap.ecn and cap.ecn_units == "percent":
             own = dev.platform.replace("-", "_")
             for c in s.classes:
-                if c.ecn is not None and getattr(c.ecn, own, None) is None:
+                where = _class_path(fab, dev, c.name, "ecn")
+                # a roceconf default class the intent does not spell out is not refused: the device keeps its
+                # own ECN (an RC025 note says so); ECN bytes the intent states are
+                if c.ecn is not None and getattr(c.ecn, own, None) is None and where in fab.positions.values:
                     _emit(
                         fab,
                         R_ECN_UNITS,
-                        _class_path(fab, dev, c.name, "ecn"),
+                        where,
                         f"class '{c.name}': ECN {c.ecn.min}/{c.ecn.max} B cannot be expressed on {dev.platform} "
                         f"{dev.name}: it states a fill-level percent of the queue's buffer share; set "
                         f"ecn.{own}: {{min_percent, max_percent}}",

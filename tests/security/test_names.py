@@ -107,7 +107,8 @@ profiles:
 qos:
   classes:
     - {{name: {roce}, role: roce, dscp: [26], priority: 3, lossless: true,
-       ecn: {{min: 150KB, max: 1500KB}}, scheduling: {{mode: dwrr, weight_percent: 50}}}}
+       ecn: {{min: 150KB, max: 1500KB, junos: {{min_percent: 55, max_percent: 90}}}},
+       scheduling: {{mode: dwrr, weight_percent: 50}}}}
     - {{name: cnp, role: cnp, dscp: [48], priority: 6, scheduling: {{mode: strict}}}}
     - {{name: default, dscp: [0], priority: 0, scheduling: {{mode: dwrr, weight_percent: 50}}}}
 devices:
