@@ -19,7 +19,6 @@ Sources of the tools' options (read from their source trees):
 from __future__ import annotations
 
 import fnmatch
-import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -326,10 +325,6 @@ def build_plan(
         launcher=launcher,
         notes=notes,
     )
-
-
-def median(values: list[float]) -> float:
-    return statistics.median(values) if values else 0.0
 
 
 __all__ = [
