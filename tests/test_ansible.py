@@ -235,6 +235,60 @@ def test_generate_apply_audit_fault(lab_run: LabRun) -> None:
     lab.set_fault(order[0], None)
 
 
+def test_drift_audit_checks_the_acceptance_baseline(lab_run: LabRun) -> None:
+    """The nightly role with roceconf_baseline: clean right after the accepted test; a NIC firmware changed out of
+    band fails the audit naming exactly that component (as `roceconf drift --baseline` does); a --limit run
+    neither compares nor reports the hosts outside it."""
+    from roceconf.acceptance.plan import build_plan
+    from tests.acceptance.test_verdict import _write_all
+
+    lab, tmp, env = lab_run.lab, lab_run.tmp / "baseline", lab_run.env
+    tmp.mkdir()
+    cli = [str(BIN / "roceconf")]
+    inventory = env["ROCECONF_LAB_INVENTORY"]
+    plan = build_plan(load_valid(INTENT), hosts="gpu[12]")
+    (tmp / "results").mkdir()
+    _write_all(plan, tmp / "results")
+    (tmp / "plan.json").write_text(json.dumps(plan.to_dict()))
+    for args in (
+        ["acceptance", "verdict", str(tmp / "results"), "--plan", str(tmp / "plan.json"), "--format", "json",
+         "--output", str(tmp / "verdict.json")],
+        ["bom", str(INTENT), "--inventory", inventory, "--output", str(tmp / "bom.json")],
+        ["acceptance", "record", str(tmp / "verdict.json"), "--bom", str(tmp / "bom.json"),
+         "-o", str(tmp / "baseline.json")],
+    ):
+        res = subprocess.run(cli + args, capture_output=True, text=True, env=env, timeout=300)
+        assert res.returncode == 0, (args[0], res.stderr)
+
+    def audit(*more: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+        extra = {"roceconf_baseline": str(tmp / "baseline.json"), "roceconf_audit_fail_on": "never",
+                 "roceconf_report_dir": str(tmp / "reports")}
+        res = lab_run.playbook("drift_audit.yml", "-e", json.dumps(extra), *more)
+        folder = next((tmp / "reports").iterdir())
+        return res, json.loads((folder / "drift.json").read_text())
+
+    res, report = audit()
+    assert res.returncode == 0, _fail(res)
+    assert report["baseline"]["file"] == str(tmp / "baseline.json") and report["baseline"]["findings"] == []
+
+    nic = lab.device("gpu1").facts["nics"]["eth1"]
+    old = nic["firmware"]
+    nic["firmware"] = "28.41.1000"
+    try:
+        res, report = audit()
+        assert res.returncode != 0, _fail(res)
+        assert [(f["rule"], f["device"], f["component"], f["baseline"], f["now"])
+                for f in report["baseline"]["findings"]] == [("RC400", "gpu1", "mlx5_1 firmware", old, "28.41.1000")]
+        assert (f"acceptance baseline is stale: gpu1 mlx5_1 firmware {old} -> 28.41.1000; re-run the acceptance "
+                "test") in res.stdout, _fail(res)
+        res, report = audit("--limit", "gpu2,leaf1")
+        assert res.returncode == 0, _fail(res)
+        assert sorted(d["device"] for d in report["devices"]) == ["gpu2", "leaf1"]
+        assert report["baseline"]["findings"] == []
+    finally:
+        nic["firmware"] = old
+
+
 def test_generate_fails_with_file_line_col_on_an_invalid_intent(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yml"
     bad.write_text(INTENT.read_text().replace("priority: 3\n", "priority: 9\n", 1))

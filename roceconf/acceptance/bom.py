@@ -83,6 +83,20 @@ def read_device(target: Target, fab: Fabric, name: str, timeout: float) -> dict[
         raise CollectError(_reason(target, e)) from None
 
 
+def device_entry(fab: Fabric, name: str, target: Target | None, timeout: float = 10.0) -> dict[str, Any]:
+    """One device's BOM entry: its rendered-config hash and the facts read live (``status`` ``read``), or
+    ``unknown`` with the reason when it cannot be read (no inventory entry, unreachable, refused)."""
+    entry: dict[str, Any] = {"platform": fab.devices[name].platform, "config_sha256": config_hash(fab, name)}
+    if target is None:
+        entry.update(status="unknown", reason="not in the inventory", facts=None)
+        return entry
+    try:
+        entry.update(status="read", reason=None, facts=read_device(target, fab, name, timeout))
+    except CollectError as e:
+        entry.update(status="unknown", reason=str(e), facts=None)
+    return entry
+
+
 def collect(
     fab: Fabric,
     inventory: str | Path,
@@ -100,16 +114,7 @@ def collect(
     names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
 
     def one(name: str) -> dict[str, Any]:
-        entry: dict[str, Any] = {"platform": fab.devices[name].platform, "config_sha256": config_hash(fab, name)}
-        target = targets.get(name)
-        if target is None:
-            entry.update(status="unknown", reason="not in the inventory", facts=None)
-            return entry
-        try:
-            entry.update(status="read", reason=None, facts=read_device(target, fab, name, timeout))
-        except CollectError as e:
-            entry.update(status="unknown", reason=str(e), facts=None)
-        return entry
+        return device_entry(fab, name, targets.get(name), timeout)
 
     with cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="roceconf-bom") as pool:
         results = dict(zip(names, pool.map(one, names), strict=True))
@@ -246,9 +251,11 @@ def stale(baseline: dict[str, Any], now: dict[str, Any]) -> list[BaselineFinding
 __all__ = [
     "BaselineError",
     "BaselineFinding",
+    "baseline_block",
     "check_baseline",
     "collect",
     "config_hash",
+    "device_entry",
     "load_baseline",
     "load_json",
     "offline",
@@ -264,6 +271,26 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
     if not isinstance((data.get("bom") or {}).get("devices"), dict):
         raise BaselineError(f"{path}:1: not an acceptance baseline (no bom.devices; write it with `roceconf acceptance record`)")
     return data
+
+
+def baseline_block(
+    baseline: dict[str, Any], file: str, entries: dict[str, Any], *, only: list[str] | None = None
+) -> dict[str, Any]:
+    """The ``baseline`` block of a drift report from BOM entries read elsewhere (one per audited device, e.g.
+    by the Ansible drift module). With ``only`` (the devices of a partial run, ``--limit``), devices outside it
+    are neither compared nor reported as gone."""
+    if only is not None:
+        keep = set(only)
+        base_devs = (baseline.get("bom") or {}).get("devices")
+        if isinstance(base_devs, dict):
+            baseline = {**baseline, "bom": {**baseline["bom"], "devices": {
+                n: d for n, d in base_devs.items() if n in keep}}}
+        entries = {n: e for n, e in entries.items() if n in keep}
+    return {
+        "file": file,
+        "recorded_at": baseline.get("recorded_at"),
+        "findings": [f.to_dict() for f in stale(baseline, {"devices": entries})],
+    }
 
 
 def check_baseline(

@@ -48,6 +48,15 @@ options:
     description: Fail the task when the device could not be audited (status C(unknown)).
     type: bool
     default: true
+  bom:
+    description:
+      - Also read the device's bill of materials (model and OS version; host kernel, NIC driver and firmware,
+        rdma-core / OFED, NCCL, GPU driver) with the same connection, and return it as C(bom), for
+        O(roceconf.fabric.report#module:baseline) (the acceptance baseline check).
+      - A device whose BOM cannot be read gets C(bom.status=unknown) with the reason; the audit itself is
+        unaffected.
+    type: bool
+    default: false
 attributes:
   action:
     description: Has an action plugin that passes the host's connection variables.
@@ -93,6 +102,12 @@ drift:
       type: list
       elements: dict
     remediation: {description: Commands that bring the device back to the intent., type: list, elements: dict}
+bom:
+  description:
+    - The device's BOM entry (C(platform), C(config_sha256), C(status) C(read) or C(unknown), C(reason),
+      C(facts)), the same object as one entry of C(roceconf bom)'s C(devices).
+  returned: when O(bom=true)
+  type: dict
 status:
   description: Same as C(drift.status).
   returned: always
@@ -125,6 +140,7 @@ def main():
             "retries": {"type": "int", "default": 2},
             "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
             "fail_on_unknown": {"type": "bool", "default": True},
+            "bom": {"type": "bool", "default": False},
         },
         supports_check_mode=True,
     )
@@ -150,6 +166,10 @@ def main():
     data = res.to_dict()
     blocking = [i for i in data["items"] if i["severity"] != "info"]
     out = {"drift": data, "status": data["status"], "changed": False}
+    if p["bom"]:
+        from roceconf.acceptance.bom import device_entry
+
+        out["bom"] = device_entry(fab, p["device"], target, p["timeout"])
     if module._diff and blocking:
         out["diff"] = {
             "before_header": f"{p['device']} (running)",

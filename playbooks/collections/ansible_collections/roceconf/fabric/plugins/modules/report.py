@@ -62,6 +62,17 @@ options:
     description: Fail when a device could not be audited.
     type: bool
     default: true
+  baseline:
+    description:
+      - An acceptance baseline (C(roceconf acceptance record)). Every BOM or rendered-config change since the
+        accepted acceptance test is added to the reports (rule C(RC400); a device whose BOM could not be read
+        is C(RC413)), from the C(bom) the M(roceconf.fabric.drift) results carry (run it with O(roceconf.fabric.drift#module:bom=true)).
+      - Only the hosts of the play are compared, so a C(--limit) run does not report the others as gone.
+    type: path
+  fail_on_stale:
+    description: Fail when O(baseline) is stale (an C(RC400) finding), as C(roceconf drift --baseline) exits 1.
+    type: bool
+    default: true
 attributes:
   check_mode:
     description: Nothing is written; the findings are still reported.
@@ -95,6 +106,10 @@ files:
   type: dict
   sample: {"json": "reports/2026-11-30/drift.json", "junit": "reports/2026-11-30/drift-junit.xml",
            "markdown": "reports/2026-11-30/drift.md"}
+baseline:
+  description: The C(baseline) block of the JSON report (file, recorded_at, findings), when O(baseline) is given.
+  returned: when O(baseline) is given
+  type: dict
 summary:
   description: Counts (devices, in_sync, drift, unknown, critical, warning, info).
   returned: always
@@ -127,6 +142,8 @@ def main() -> None:
             "date": {"type": "str"},
             "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
             "fail_on_unknown": {"type": "bool", "default": True},
+            "baseline": {"type": "path"},
+            "fail_on_stale": {"type": "bool", "default": True},
         },
         supports_check_mode=True,
     )
@@ -172,6 +189,22 @@ def main() -> None:
         generated_at=now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         devices=devices,
     )
+    if p["baseline"]:
+        from roceconf.acceptance.bom import BaselineError, baseline_block, load_baseline
+
+        entries = {}
+        for host, plat, reg in zip(p["hosts"], plats[: len(p["hosts"])], p["results"], strict=True):
+            entry = (reg or {}).get("bom")
+            if not isinstance(entry, dict):
+                why = "no BOM read (run roceconf.fabric.drift with bom: true)" if reg else "no audit result"
+                entry = {"platform": plat or "unknown", "config_sha256": None, "status": "unknown",
+                         "reason": why, "facts": None}
+            entries[host] = entry
+        try:
+            report.baseline = baseline_block(load_baseline(p["baseline"]), p["baseline"], entries,
+                                             only=list(p["hosts"]))
+        except BaselineError as e:
+            module.fail_json(msg=str(e))
     folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or now.strftime("%Y-%m-%d"))
     texts = {
         "drift.json": to_json(report),
@@ -193,6 +226,8 @@ def main() -> None:
                 findings.append(
                     f"{d.device}: [{i.severity}] {i.field}{where} expected {i.expected!r}, actual {i.actual!r}"
                 )
+    if report.baseline is not None and p["fail_on_stale"]:
+        findings += [f["message"] for f in report.baseline["findings"] if f["rule"] == "RC400"]
     out = {
         "changed": bool(changed) or (module.check_mode and bool(texts)),
         "folder": folder,
@@ -203,6 +238,7 @@ def main() -> None:
         },
         "summary": report.counts,
         "findings": findings,
+        **({"baseline": report.baseline} if report.baseline is not None else {}),
     }
     if findings:
         shown = "\n".join(findings[:40])
