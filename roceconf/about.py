@@ -4,7 +4,6 @@ platforms it compiles for."""
 from __future__ import annotations
 
 import sys
-from importlib import metadata
 from typing import Any
 
 import click
@@ -16,6 +15,8 @@ COMPONENTS = ("napalm", "netmiko", "ansible-core")
 
 
 def version_text() -> str:
+    from importlib import metadata  # only for --version: importing it costs every command ~70 ms
+
     from roceconf import platforms
 
     lines = [f"roceconf {__version__}"]

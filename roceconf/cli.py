@@ -16,6 +16,7 @@ import click
 
 from roceconf import about
 from roceconf.diagnostics import Diagnostic, DiagnosticError
+from roceconf.gcpolicy import batch_command
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -170,6 +171,7 @@ def main(
 @_format_option("validate")
 @_output_option()
 @guarded
+@batch_command
 def validate(intents: tuple[str, ...], strict: bool, fmt: str | None, output: str | None) -> None:
     """Check intent files: schema and RDMA rules. Exit 0 valid, 2 invalid."""
     from roceconf.reports import resolve_format
@@ -213,6 +215,7 @@ def docs(out_dir: str) -> None:
 @_format_option("expand")
 @_output_option("resolved intent")
 @guarded
+@batch_command
 def expand(intent: str, fmt: str | None, output: str | None) -> None:
     """Print the fully resolved intent: every default, every range and link expanded."""
     from roceconf.compile import expanded, load_valid
@@ -236,6 +239,7 @@ def expand(intent: str, fmt: str | None, output: str | None) -> None:
     "--prune", is_flag=True, help="Also remove config files in DIR that no device of the intent renders."
 )
 @guarded
+@batch_command
 def render(intent: str, out_dir: str, device: str | None, check: bool, prune: bool) -> None:
     """Render one config file per device into DIR (DIR/<device>.<ext>), atomically and deterministically.
 
@@ -638,6 +642,7 @@ class _progress:
 )
 @_output_option("plan")
 @guarded
+@batch_command
 def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: str | None) -> None:
     """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
 
@@ -697,6 +702,7 @@ def _asic_table_option(path: str | None) -> dict[str, Any] | None:
 @click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
 @click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True)
 @guarded
+@batch_command
 def check_cmd(
     intent: str,
     configs: str | None,
@@ -765,6 +771,7 @@ def check_cmd(
     help="Share of lossless bytes in small packets (SONiC LOSSLESS_TRAFFIC_PATTERN; 100 = worst case).",
 )
 @guarded
+@batch_command
 def headroom_cmd(
     intent: str, fmt: str | None, output: str | None, asic_table: str | None, small_packet_percent: float
 ) -> None:
