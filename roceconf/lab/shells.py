@@ -22,8 +22,26 @@ import yaml
 
 from roceconf.lab import bom as lab_bom
 from roceconf.lab import tree
-from roceconf.lab.device import Device, deep_merge, deep_unset, junos_lines, nv_command_patch, nv_patch
-from roceconf.lab.refuse import nvue_patch_refusal, nvue_refusal, nxos_refusal
+from roceconf.lab.device import (
+    Device,
+    deep_merge,
+    deep_unset,
+    junos_curly_to_set,
+    junos_lines,
+    nv_command_patch,
+    nv_patch,
+)
+from roceconf.lab.refuse import (
+    eos_refusal,
+    host_command_refusal,
+    host_script_refusal,
+    junos_load_errors,
+    junos_refusal,
+    nvue_patch_refusal,
+    nvue_refusal,
+    nxos_refusal,
+    sonic_load_refusal,
+)
 
 BOOT_TIME = time.time()
 _JUNK_CHARS = string.ascii_letters + string.digits + " .,:;()[]{}-_=+*/\\'\"\t"
@@ -525,6 +543,9 @@ class EosEngine:
                     out = {"_text": text + ("\n" if text else ""), "output": text}
                 return out
             if self.editor is not None:
+                refused = eos_refusal(cmd)
+                if refused is not None:
+                    raise EapiError(refused, [refused.lstrip("% ")])
                 self.editor.apply(cmd)
                 return {}
         raise EapiError(f"Invalid input (at token 0: '{words[0]}')", ["Invalid input"])
@@ -697,8 +718,14 @@ class JunosShell(Shell):
     def control(self, char: str) -> str | None:
         if char == "\x04" and self.loading is not None:
             lines, self.loading = self.loading, None
+            text = "\n".join(lines)
+            if re.search(r"\{\s*$", text, re.M) and not re.search(r"^\s*(set|delete)\s", text, re.M):
+                lines = junos_curly_to_set(text)  # load merge terminal of curly-brace text
+            good, errors = junos_load_errors(lines, self.device.facts.get("model"))
             with self.device.lock:
-                self._apply_lines(lines)
+                self._apply_lines(good)
+            if errors:
+                return "\n".join(errors) + f"\nload complete ({len(errors)} errors)"
             return "load complete"
         if char == "\x03":
             self.loading = None
@@ -769,6 +796,9 @@ class JunosShell(Shell):
         dev = self.device
         words = cmd.split()
         if words[0] in ("set", "delete"):
+            refused = junos_refusal(cmd, dev.facts.get("model"))
+            if refused is not None:
+                return refused  # the CLI refuses the line; the candidate keeps its configuration
             with dev.lock:
                 self._apply_lines([cmd])
             return ""
@@ -1092,8 +1122,14 @@ class SonicShell(LinuxShell):
                         patches.append(json.loads(text))
                     except json.JSONDecodeError as exc:
                         return f"Error: {path}: invalid JSON: {exc}"
+                merged = copy.deepcopy(dev.data)
                 for patch in patches:
-                    deep_merge(dev.data, patch)
+                    refused = sonic_load_refusal(merged, patch) if isinstance(patch, dict) else "not a map"
+                    if refused is not None:
+                        self.rc = 1
+                        return refused  # nothing is written to CONFIG_DB
+                    deep_merge(merged, patch)
+                dev.data = merged
             return f"Running command: /usr/local/bin/sonic-cfggen -j {','.join(paths)} --write-to-db"
         if words[:2] == ["config", "reload"]:
             files = [w for w in words[2:] if not w.startswith("-")]
@@ -1101,7 +1137,12 @@ class SonicShell(LinuxShell):
                 text = dev.files.get(files[0]) if files else dev.startup
                 if text is None:
                     return f"Error: Path '{files[0]}' does not exist."
-                dev.data = json.loads(text) if text.strip() else {}
+                data = json.loads(text) if text.strip() else {}
+                refused = sonic_load_refusal({}, data) if files and data else None
+                if refused is not None:
+                    self.rc = 1
+                    return refused.replace("config_input", files[0])  # config_file_yang_validation
+                dev.data = data
             return "Running command: rm -rf /tmp/dropstat-*\nRunning command: /usr/local/bin/sonic-cfggen --write-to-db"
         if words[:2] == ["config", "save"]:
             with dev.lock:
@@ -1303,12 +1344,22 @@ class HostShell(LinuxShell):
         if bom_out is not None:
             return bom_out
         simulate = plat.simulate
-        if simulate is None:
-            return None
-        with self.device.lock:
-            state = self.device.host_state
-            assert state is not None
-            return simulate(state, cmd)
+        out = None
+        if simulate is not None:
+            with self.device.lock:
+                state = self.device.host_state
+                assert state is not None
+                out = simulate(state, cmd)
+        if out is None:
+            try:
+                argv = shlex.split(cmd)
+            except ValueError:
+                argv = cmd.split()
+            refused = host_command_refusal(argv)
+            if refused is not None:  # the tool's own parse error, before it touches the NIC
+                self.rc = refused[1]
+                return refused[0]
+        return out
 
     def _run_script(self, plat: Any, path: str) -> str:
         """``bash FILE``: the lab does not execute the script; it parses it with the platform's parser
@@ -1318,6 +1369,19 @@ class HostShell(LinuxShell):
         if text is None:
             self.rc = 127
             return f"bash: {path}: No such file or directory"
+        out = ""
+        refused = host_script_refusal(text)
+        if refused is not None:
+            # the command fails with the tool's message and status; under `set -e` bash stops there and
+            # the script exits with that status, leaving what the lines before it set
+            n, _cmd, message, code = refused
+            if not re.search(r"^\s*set\s+-[a-z]*e", text, re.M):
+                lines = text.splitlines()
+                text = "\n".join(lines[: n - 1] + lines[n:]) + "\n"  # without -e bash goes on
+            else:
+                text = "\n".join(text.splitlines()[: n - 1]) + "\n"
+                self.rc = code
+            out = message
         stated = plat.parse(text).model_dump(
             mode="json", exclude_none=True, exclude={"warnings", "sources", "defaults"}
         )
@@ -1328,7 +1392,7 @@ class HostShell(LinuxShell):
             assert state is not None
             merged = deep_merge(state.model_dump(mode="json"), stated)
             self.device.host_state = type(state).model_validate(merged)
-        return ""
+        return out
 
 
 SHELLS: dict[str, type[Shell]] = {
