@@ -11,6 +11,7 @@ import difflib
 import types
 import typing
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,20 +48,22 @@ class Settings:
     #: data path of the intent entry that set each dotted setting (for positions), e.g. "mtu.switch_port"
     origin: dict[str, Path_] = field(default_factory=dict)
 
-    @property
+    # Computed once: a settings object is shared by every device of a shape and read per port and link
+    # (hundreds of thousands of times at 32k GPUs); nothing changes it after expansion.
+    @cached_property
     def roce(self) -> TrafficClass | None:
         return next((c for c in self.classes if c.role == "roce"), None)
 
-    @property
+    @cached_property
     def cnp(self) -> TrafficClass | None:
         return next((c for c in self.classes if c.role == "cnp"), None)
 
-    @property
+    @cached_property
     def lossless_priorities(self) -> list[int]:
         return sorted({c.priority for c in self.classes if c.lossless})
 
 
-@dataclass
+@dataclass(slots=True)
 class Port:
     name: str
     speed_gbps: int
@@ -84,19 +87,20 @@ class DeviceSpec:
     path: Path_
     #: OS release stated in the intent (`os_version:`), None = the platform's default release
     os_version: str | None = None
+    #: a host NIC platform (set from `platform`; read per port and link, so not recomputed each time)
+    is_host: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_host(self) -> bool:
-        return self.platform in NIC_PLATFORMS
+    def __post_init__(self) -> None:
+        self.is_host = self.platform in NIC_PLATFORMS
 
 
-@dataclass
+@dataclass(slots=True)
 class LinkEnd:
     device: str
     port: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     a: LinkEnd
     b: LinkEnd

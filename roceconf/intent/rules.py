@@ -670,11 +670,12 @@ def _not_configured(fab: Fabric) -> None:
 @check
 def _links(fab: Fabric) -> None:
     used: dict[tuple[str, str], int] = {}
+    devices = fab.devices
     for idx, link in enumerate(fab.links):
         ends = []
         ok = True
         for end in (link.a, link.b):
-            dev = fab.devices.get(end.device)
+            dev = devices.get(end.device)
             if dev is None:
                 fab.link_diag(
                     link,
@@ -718,35 +719,37 @@ def _links(fab: Fabric) -> None:
                 f"{da.name}:{pa.name} qos={pa.qos} but {db.name}:{pb.name} qos={pb.qos}",
                 R_PRIO_QOS_PORT.hint,
             )
-            continue
         if not pa.qos:
             continue
-        la, lb = da.settings.lossless_priorities, db.settings.lossless_priorities
-        if la != lb:
-            fab.link_diag(
-                link,
-                R_LINK_LOSSLESS.severity,
-                R_LINK_LOSSLESS.id,
-                f"lossless priorities differ: {da.name}:{pa.name} {la} vs {db.name}:{pb.name} {lb}",
-                R_LINK_LOSSLESS.hint,
-            )
+        sa, sb = da.settings, db.settings
+        if sa is not sb:  # devices of one shape share their settings (and so their priorities)
+            la, lb = sa.lossless_priorities, sb.lossless_priorities
+            if la != lb:
+                fab.link_diag(
+                    link,
+                    R_LINK_LOSSLESS.severity,
+                    R_LINK_LOSSLESS.id,
+                    f"lossless priorities differ: {da.name}:{pa.name} {la} vs {db.name}:{pb.name} {lb}",
+                    R_LINK_LOSSLESS.hint,
+                )
         ma, mb = port_mtu(da, pa), port_mtu(db, pb)
-        if da.is_host == db.is_host and ma != mb:
-            fab.link_diag(
-                link,
-                R_LINK_LOSSLESS.severity,
-                R_LINK_LOSSLESS.id,
-                f"MTU differs: {da.name}:{pa.name} {ma} vs {db.name}:{pb.name} {mb}",
-                R_LINK_LOSSLESS.hint,
-            )
-        elif da.is_host != db.is_host:
-            host, hp, sw, sp = (da, pa, db, pb) if da.is_host else (db, pb, da, pa)
-            if port_mtu(sw, sp) < port_mtu(host, hp) + L2_OVERHEAD:
+        if da.is_host == db.is_host:
+            if ma != mb:
+                fab.link_diag(
+                    link,
+                    R_LINK_LOSSLESS.severity,
+                    R_LINK_LOSSLESS.id,
+                    f"MTU differs: {da.name}:{pa.name} {ma} vs {db.name}:{pb.name} {mb}",
+                    R_LINK_LOSSLESS.hint,
+                )
+        else:
+            host, hp, hm, sw, sp, sm = (da, pa, ma, db, pb, mb) if da.is_host else (db, pb, mb, da, pa, ma)
+            if sm < hm + L2_OVERHEAD:
                 fab.link_diag(
                     link,
                     R_SWITCH_MTU.severity,
                     R_SWITCH_MTU.id,
-                    f"{sw.name}:{sp.name} MTU {port_mtu(sw, sp)} < {host.name}:{hp.name} MTU {port_mtu(host, hp)} + {L2_OVERHEAD}",
+                    f"{sw.name}:{sp.name} MTU {sm} < {host.name}:{hp.name} MTU {hm} + {L2_OVERHEAD}",
                     R_SWITCH_MTU.hint,
                 )
 
