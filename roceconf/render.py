@@ -14,6 +14,7 @@ from roceconf.names import compress_interfaces, natural_key
 from roceconf.platforms.base import release_at_least
 from roceconf.resources import MissingResource, template_root
 from roceconf.state import DeviceState, Interface
+from roceconf.tplcache import bytecode_cache
 from roceconf.units import compress_ints
 
 
@@ -70,13 +71,17 @@ def environment(platform: str) -> jinja2.Environment:
     root = template_root()
     if not (root / platform / plat.template).is_file():
         raise MissingResource(f"template {platform}/{plat.template}", root / platform / plat.template)
+    options = {
+        "undefined": jinja2.StrictUndefined,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "keep_trailing_newline": True,
+        "autoescape": False,
+    }
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(root / platform), str(root / "common")]),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
+        bytecode_cache=bytecode_cache(repr(sorted(options.items()))),
+        **options,  # type: ignore[arg-type]
     )
     env.filters.update(COMMON_FILTERS)
     env.filters.update(plat.filters)
