@@ -77,8 +77,21 @@ def _profile(name: str, itf: Interface, sand: bool) -> dict[str, Any]:
     return p
 
 
-def structured_config(state: DeviceState) -> dict[str, Any]:
-    """AVD structured config with the content of an EOS DeviceState (what AVD can express)."""
+def raw_cli(state: DeviceState) -> str:
+    """EOS lines for what the schema has no key for, for AVD's ``eos_cli`` raw passthrough (rendered
+    verbatim at the end of the config): the ECMP hash fields line (same syntax and source as
+    templates/eos/device.j2; no seed or symmetric hashing line, which roceconf does not render either)."""
+    from roceconf.platforms.eos import eos_hash_keywords
+
+    f = state.ecmp.fields
+    if f and state.hints.get("family") != "sand" and eos_hash_keywords(f):
+        return f"ip load-sharing trident fields ip {eos_hash_keywords(f)}"
+    return ""
+
+
+def structured_config(state: DeviceState, passthrough: bool = False) -> dict[str, Any]:
+    """AVD structured config with the content of an EOS DeviceState (what AVD's schema can express; with
+    `passthrough`, also `raw_cli` as ``eos_cli``, so the whole state is carried)."""
     sand = state.hints.get("family") == "sand"
     sc: dict[str, Any] = {}
     if state.hostname:
@@ -125,6 +138,9 @@ def structured_config(state: DeviceState) -> dict[str, Any]:
         w["action"] = wd.action
     if w:
         sc["priority_flow_control"] = {"watchdog": w}
+    raw = raw_cli(state) if passthrough else ""
+    if raw:
+        sc["eos_cli"] = raw
     return sc
 
 
