@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -53,18 +54,37 @@ class OutputError(OSError):
         super().__init__(err, message, str(directory))
 
 
+def _bad_name(name: str) -> bool:
+    """A name that is not one plain entry of its directory (empty, hidden, '.', '..', a separator, NUL)."""
+    return not name or name[0] == "." or "/" in name or "\\" in name or "\0" in name
+
+
+def _name_only(directory: Path, name: str) -> Path:
+    """DIR/name for a rename or unlink *of the entry itself*: rename(2) replaces a symbolic link at the
+    target rather than following it, so only the name needs checking (names from a journal on disk)."""
+    if _bad_name(name):
+        raise OutputError(
+            directory, f"refusing to write {name[:60]!r}: the file would leave the directory", errno.EPERM
+        )
+    return directory / name
+
+
 def contained(directory: str | Path, name: str, root: Path | None = None) -> Path:
     """DIR/name, refusing a name that could leave DIR: checked by characters and on the resolved path
     (``root``: DIR already resolved)."""
     d = Path(directory)
-    root = root or d.resolve()
-    bad = (
-        not name
-        or name in (".", "..")
-        or name.startswith(".")
-        or any(c in name for c in "/\\\0")
-        or (root / name).resolve().parent != root
-    )
+    if _bad_name(name):
+        bad = True
+    else:
+        # `name` has no separator and `root` is resolved, so DIR/name resolves elsewhere only when it is a
+        # symbolic link: one lstat per name (not a realpath walk over every component of DIR)
+        root = root or d.resolve()
+        target = os.path.join(root, name)
+        try:
+            link = stat.S_ISLNK(os.lstat(target).st_mode)
+        except OSError:
+            link = False
+        bad = link and os.path.dirname(os.path.realpath(target)) != str(root)
     if bad:
         raise OutputError(d, f"refusing to write {name[:60]!r}: the file would leave the directory", errno.EPERM)
     return d / name
@@ -146,10 +166,14 @@ def _apply(d: Path, journal: dict) -> None:
     staging = d / STAGING
     for name in journal.get("replace", []):
         src = staging / name
-        if src.exists():  # already moved when a previous apply was interrupted
-            os.replace(src, contained(d, name))
+        target = _name_only(d, name)
+        try:
+            os.replace(src, target)
+        except FileNotFoundError:  # already moved when a previous apply was interrupted
+            if src.exists():
+                raise
     for name in journal.get("remove", []):
-        contained(d, name).unlink(missing_ok=True)
+        _name_only(d, name).unlink(missing_ok=True)
     src = staging / MANIFEST
     if src.exists():
         os.replace(src, d / MANIFEST)
@@ -204,17 +228,23 @@ def write_set(
     except OSError as e:
         raise OutputError(d, f"cannot create the directory: {e.strerror}", e.errno or errno.EIO) from None
     root = d.resolve()
-    names = {n: contained(d, n, root) for n in files}
+    for n in files:
+        if _bad_name(n):
+            contained(d, n, root)  # raises
     with _locked(d, exclusive=True):
         recover(d)
         old = read_manifest(d)
         res = WriteResult()
         data = {n: t.encode("utf-8") for n, t in files.items()}
-        for n, p in names.items():
-            try:
-                same = p.read_bytes() == data[n]
-            except OSError:
-                same = False
+        present = set(os.listdir(d))  # one listing: a name not in it is neither a link nor to be read
+        for n in files:
+            same = False
+            if n in present:
+                p = contained(d, n, root)  # an existing entry may be a link out of DIR
+                try:
+                    same = p.read_bytes() == data[n]
+                except OSError:
+                    same = False
             if not same:
                 res.changed.append(n)
         manifest = {} if complete else dict(old)
@@ -234,8 +264,9 @@ def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifes
     staging = d / STAGING
     try:
         staging.mkdir()
+        sdir = str(staging)
         for n, b in changed.items():
-            with open(staging / n, "xb") as fh:
+            with open(os.path.join(sdir, n), "xb") as fh:
                 fh.write(b)
         (staging / MANIFEST).write_text(_manifest_text(manifest), encoding="utf-8")
         journal = {"replace": sorted(changed), "remove": removed}
