@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _TAIL_RANGE = re.compile(r"^(.*?)(\d+)-(\d+)$")
 _ITEM_RANGE = re.compile(r"(\d+)-(\d+)(?:/(\d+))?")
@@ -256,6 +257,7 @@ def _split_top(spec: str) -> list[str]:
 _NATURAL = re.compile(r"(\d+)")
 
 
+@lru_cache(maxsize=1 << 18)  # the same device and port names are sorted again and again (a fabric has ~10^5)
 def natural_key(name: str) -> tuple:
     return tuple(int(t) if t.isdigit() else t for t in _NATURAL.split(name))
 

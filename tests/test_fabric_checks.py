@@ -71,6 +71,18 @@ def test_broken_fixture_caught_at_its_position(path: Path) -> None:
     assert all(d.col >= 1 and d.hint == RULES[code].hint for d in hits)
 
 
+@pytest.mark.parametrize(
+    "path", [*BROKEN, OK, LAB, HERE.parent / "inventories" / "pod" / "intent.yml"], ids=lambda p: p.stem
+)
+def test_memoised_hops_give_the_same_findings(path: Path) -> None:
+    """Hops of identical desired states are checked once: the findings are those of checking every hop."""
+    fab = load(path)
+    ss = desired(fab)
+    fast, full = run_checks(fab, ss), run_checks(fab, ss, memo=False)
+    assert fast.diagnostics == full.diagnostics
+    assert [d.message for d in fast.diagnostics] == [d.message for d in full.diagnostics]
+
+
 def test_there_is_a_fixture_for_each_intent_breakable_rule() -> None:
     codes = {p.read_text().splitlines()[0].split()[-1] for p in BROKEN}
     assert codes >= {"RC205", "RC206", "RC208", "RC209", "RC211", "RC213"}

@@ -202,6 +202,8 @@ class _Ctx:
         self.graph = graph
         self.out: list[Diagnostic] = []
         self._pos: dict[Path_, tuple[int, int]] = {}
+        #: set when a check looked beyond its hop (the upward paths of a host): its verdict is not memoised
+        self.looked_beyond = False
 
     # ------------------------------------------------------------------ positions
     def _at(self, path: Path_) -> tuple[int, int]:
@@ -386,6 +388,7 @@ def _nic(ctx: _Ctx, hop: Hop, host: End, hi: Interface, sw: End, si: Interface) 
     if rd.roce_tos is not None:
         d = rd.roce_tos >> 2
         if d not in _roce_dscps(host.device):
+            ctx.looked_beyond = True
             lossy = _lossy_on_path(ctx, host, d)
             if lossy is not None:
                 e, fate, nd = lossy
@@ -567,8 +570,10 @@ def run_checks(
     *,
     table: dict[str, Any] | None = None,
     graph: PathGraph | None = None,
+    memo: bool = True,
 ) -> CheckResult:
-    """Run every fabric check on the given states; returns the findings (sorted by position)."""
+    """Run every fabric check on the given states; returns the findings (sorted by position). ``memo=False``
+    checks every hop even where an identical one was clean (the same result, slower; for tests)."""
     g = graph or build(fab)
     ctx = _Ctx(fab, ss, g)
     for name, reason in ss.unreadable.items():
@@ -586,12 +591,38 @@ def run_checks(
         if e.device.is_host and (i := ctx.itf(e)) is not None and i.mtu is not None
     ]
     nic_max = max(nic_mtus) if nic_mtus else None
+    # Desired states of one shape share their interface objects and DSCP map, so most hops of a large
+    # fabric are the same check on the same objects: a hop whose inputs (below) were already checked without
+    # a finding is not checked again. Only hops without findings are memoised (a finding names its devices),
+    # never for actual states (their messages cite file and line), never for a hop that looked beyond itself.
+    clean: set[tuple] | None = None if ss.actual or not memo else set()
+    states = ss.states
     for hop in g.hops:
-        if hop.lower.device.name in ss.unreadable or hop.upper.device.name in ss.unreadable:
+        lo, up = hop.lower, hop.upper
+        if lo.device.name in ss.unreadable or up.device.name in ss.unreadable:
             continue
-        if hop.lower.device.name not in ss.states or hop.upper.device.name not in ss.states:
+        sl, su = states.get(lo.device.name), states.get(up.device.name)
+        if sl is None or su is None:
             continue
+        if clean is None:
+            _hop(ctx, hop, nic_max)
+            continue
+        key = (
+            id(sl.interfaces.get(lo.port.name)),
+            id(su.interfaces.get(up.port.name)),
+            id(sl.dscp_to_tc),
+            id(su.dscp_to_tc),
+            id(lo.device.settings),
+            id(up.device.settings),
+            lo.device.is_host,
+            up.device.is_host,
+        )
+        if key in clean:
+            continue
+        n, ctx.looked_beyond = len(ctx.out), False
         _hop(ctx, hop, nic_max)
+        if len(ctx.out) == n and not ctx.looked_beyond:
+            clean.add(key)
     _switch_ports(ctx)
     reports = fabric_headroom(fab, ss, graph=g, table=table)
     _headroom(ctx, reports)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class AsicParams:
     max_lossless_priorities: int | None
     sources: dict[str, str] = field(default_factory=dict)
 
-    @property
+    @cached_property  # read per port; the parameters never change
     def unknown(self) -> list[str]:
         """Parameters the headroom model needs that the table does not know."""
         return [k for k in HEADROOM_PARAMS if getattr(self, k) is None]
@@ -289,12 +290,15 @@ def fabric_headroom(
     base = asic_table()
     tab = {**base, **(table or {})}
     out: list[DeviceHeadroom] = []
+    by_asic: dict[str, AsicParams | None] = {}  # one lookup per ASIC, not per switch
     for name in sorted(g.by_device, key=natural_key):
         dev = fab.devices[name]
         st = ss.states.get(name)
         if dev.is_host or st is None:
             continue
-        params = asic_params(dev.asic, tab) if dev.asic else None
+        if dev.asic and dev.asic not in by_asic:
+            by_asic[dev.asic] = asic_params(dev.asic, tab)
+        params = by_asic[dev.asic] if dev.asic else None
         rep = DeviceHeadroom(name, dev.asic, params)
         if dev.asic is None:
             rep.unknown = "no `asic:` on the device"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from roceconf.intent.fabric import DeviceSpec, Fabric, Link, Port
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class End:
     device: DeviceSpec
     port: Port
@@ -23,21 +23,20 @@ class End:
         return f"{self.device.name}:{self.port.name}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hop:
     """One cabled link of the lossless path, oriented from the lower tier to the upper one."""
 
     lower: End
     upper: End
     link: Link
+    #: host-switch, switch-switch or host-host (derived from the ends)
+    kind: str = field(init=False, compare=False)
 
-    @property
-    def kind(self) -> str:
-        """host-switch, switch-switch or host-host."""
+    def __post_init__(self) -> None:
         hl, hu = self.lower.device.is_host, self.upper.device.is_host
-        if hl and hu:
-            return "host-host"
-        return "host-switch" if hl or hu else "switch-switch"
+        kind = "host-host" if hl and hu else "host-switch" if hl or hu else "switch-switch"
+        object.__setattr__(self, "kind", kind)
 
     @property
     def ends(self) -> tuple[End, End]:
