@@ -671,6 +671,7 @@ def _not_configured(fab: Fabric) -> None:
 def _links(fab: Fabric) -> None:
     used: dict[tuple[str, str], int] = {}
     devices = fab.devices
+    clean: set[tuple] = set()
     for idx, link in enumerate(fab.links):
         ends = []
         ok = True
@@ -711,47 +712,60 @@ def _links(fab: Fabric) -> None:
         if not ok or len(ends) != 2:
             continue
         (da, pa), (db, pb) = ends
-        if pa.qos != pb.qos:
+        # the checks below read only these objects (ports and settings are shared by the devices of one
+        # intent entry): a combination already found clean is not checked again; a finding never is memoised
+        key = (id(pa), id(pb), id(da.settings), id(db.settings), da.is_host, db.is_host)
+        if key in clean:
+            continue
+        n = len(fab.diagnostics)
+        _link_ends(fab, link, da, pa, db, pb)
+        if len(fab.diagnostics) == n:
+            clean.add(key)
+
+
+def _link_ends(fab: Fabric, link, da: DeviceSpec, pa, db: DeviceSpec, pb) -> None:
+    """QoS, lossless priorities and MTU of the two ends of one link (see _links)."""
+    if pa.qos != pb.qos:
+        fab.link_diag(
+            link,
+            R_PRIO_QOS_PORT.severity,
+            R_PRIO_QOS_PORT.id,
+            f"{da.name}:{pa.name} qos={pa.qos} but {db.name}:{pb.name} qos={pb.qos}",
+            R_PRIO_QOS_PORT.hint,
+        )
+    if not pa.qos:
+        return
+    sa, sb = da.settings, db.settings
+    if sa is not sb:  # devices of one shape share their settings (and so their priorities)
+        la, lb = sa.lossless_priorities, sb.lossless_priorities
+        if la != lb:
             fab.link_diag(
                 link,
-                R_PRIO_QOS_PORT.severity,
-                R_PRIO_QOS_PORT.id,
-                f"{da.name}:{pa.name} qos={pa.qos} but {db.name}:{pb.name} qos={pb.qos}",
-                R_PRIO_QOS_PORT.hint,
+                R_LINK_LOSSLESS.severity,
+                R_LINK_LOSSLESS.id,
+                f"lossless priorities differ: {da.name}:{pa.name} {la} vs {db.name}:{pb.name} {lb}",
+                R_LINK_LOSSLESS.hint,
             )
-        if not pa.qos:
-            continue
-        sa, sb = da.settings, db.settings
-        if sa is not sb:  # devices of one shape share their settings (and so their priorities)
-            la, lb = sa.lossless_priorities, sb.lossless_priorities
-            if la != lb:
-                fab.link_diag(
-                    link,
-                    R_LINK_LOSSLESS.severity,
-                    R_LINK_LOSSLESS.id,
-                    f"lossless priorities differ: {da.name}:{pa.name} {la} vs {db.name}:{pb.name} {lb}",
-                    R_LINK_LOSSLESS.hint,
-                )
-        ma, mb = port_mtu(da, pa), port_mtu(db, pb)
-        if da.is_host == db.is_host:
-            if ma != mb:
-                fab.link_diag(
-                    link,
-                    R_LINK_LOSSLESS.severity,
-                    R_LINK_LOSSLESS.id,
-                    f"MTU differs: {da.name}:{pa.name} {ma} vs {db.name}:{pb.name} {mb}",
-                    R_LINK_LOSSLESS.hint,
-                )
-        else:
-            host, hp, hm, sw, sp, sm = (da, pa, ma, db, pb, mb) if da.is_host else (db, pb, mb, da, pa, ma)
-            if sm < hm + L2_OVERHEAD:
-                fab.link_diag(
-                    link,
-                    R_SWITCH_MTU.severity,
-                    R_SWITCH_MTU.id,
-                    f"{sw.name}:{sp.name} MTU {sm} < {host.name}:{hp.name} MTU {hm} + {L2_OVERHEAD}",
-                    R_SWITCH_MTU.hint,
-                )
+    ma, mb = port_mtu(da, pa), port_mtu(db, pb)
+    if da.is_host == db.is_host:
+        if ma != mb:
+            fab.link_diag(
+                link,
+                R_LINK_LOSSLESS.severity,
+                R_LINK_LOSSLESS.id,
+                f"MTU differs: {da.name}:{pa.name} {ma} vs {db.name}:{pb.name} {mb}",
+                R_LINK_LOSSLESS.hint,
+            )
+    else:
+        host, hp, hm, sw, sp, sm = (da, pa, ma, db, pb, mb) if da.is_host else (db, pb, mb, da, pa, ma)
+        if sm < hm + L2_OVERHEAD:
+            fab.link_diag(
+                link,
+                R_SWITCH_MTU.severity,
+                R_SWITCH_MTU.id,
+                f"{sw.name}:{sp.name} MTU {sm} < {host.name}:{hp.name} MTU {hm} + {L2_OVERHEAD}",
+                R_SWITCH_MTU.hint,
+            )
 
 
 def port_mtu(dev: DeviceSpec, port) -> int:
