@@ -19,6 +19,7 @@ import posixpath
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -248,6 +249,7 @@ RULES: tuple[DisruptionRule, ...] = (
 )
 
 
+@cache  # a pure lookup in the constant RULES, asked once per changed port (60,000 times at 32k)
 def classify(kind: str, platform: str, is_host: bool, lossless: bool = False) -> DisruptionRule:
     """The most specific rule of :data:`RULES` for a change kind on a platform."""
     best: tuple[int, DisruptionRule] | None = None
