@@ -31,8 +31,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	cd playbooks && ../$(BIN)/ansible-lint
 
-bench: $(STAMP)
-	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+# every bench/bench_*.py (the peers they compare with: the optional `bench` extra; bench_html: a browser)
+bench: $(STAMP) system-packages
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test,bench]'
+	rc=0; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || { echo "== $$b: FAILED"; rc=1; }; done; exit $$rc
 
 golden: $(STAMP)
 	$(BIN)/roceconf render inventories/lab/intent.yml -o tests/golden
