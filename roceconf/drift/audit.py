@@ -13,7 +13,8 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,8 +23,8 @@ from typing import Any, Literal
 from roceconf import outdir, platforms
 from roceconf.desired import desired_state, expressible, expressible_states, shape
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
-from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare, wanted
-from roceconf.drift.remediate import Remediation, remediation
+from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare, shared_compares, wanted
+from roceconf.drift.remediate import Remediation, remediation, shared_fixes
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
 from roceconf.state import DeviceState
@@ -157,7 +158,11 @@ def evaluate(
 ) -> DeviceResult:
     """Parse what was read and compare it with the desired state (`want`: its `wanted()`, if known)."""
     plat = platforms.get(dev.platform)
-    actual = plat.parse(text)
+    memo = _PARSED
+    if memo is not None and plat.parse_shared is not None:
+        actual = plat.parse_shared(text, memo.setdefault(plat.name, {}))
+    else:
+        actual = plat.parse(text)
     warnings = [{"line": w.line, "message": w.message, "code": w.code} for w in actual.warnings]
     if not _has_content(actual) and _has_content(desired):
         first = "; ".join(w["message"] for w in warnings[:2])
@@ -250,10 +255,30 @@ def audit_device(
 def audit(fab: Fabric, *, configs: str | Path | None = None, **kwargs: Any) -> DriftReport:
     """Audit the fabric's devices (live from ``inventory``, or saved ``configs``; see ``_audit``). Saved configs
     are read under the directory's lock, so a render into it never shows half applied."""
-    if configs is None:
-        return _audit(fab, **kwargs)
-    with outdir.reading(configs):
-        return _audit(fab, configs=configs, **kwargs)
+    with shared_work():
+        if configs is None:
+            return _audit(fab, **kwargs)
+        with outdir.reading(configs):
+            return _audit(fab, configs=configs, **kwargs)
+
+
+#: parse memos of the running audit, per platform (see ``Platform.parse_shared``); None outside an audit
+_PARSED: dict[str, dict] | None = None
+
+
+@contextmanager
+def shared_work() -> Iterator[None]:
+    """One audit: devices of one intent entry (equal desired values) whose configs differ only by what a
+    platform knows is identity (the hostname) are parsed, compared and given their fix once; each device
+    still gets its own items, lines and report. The parsed states and items of such devices share their
+    read-only values."""
+    global _PARSED
+    prev, _PARSED = _PARSED, {}
+    try:
+        with shared_fixes(), shared_compares():
+            yield
+    finally:
+        _PARSED = prev
 
 
 def _audit(
@@ -317,10 +342,12 @@ def _audit(
 
     if configs is not None and (workers == 1 or len(names) < 2 * _MIN_CHUNK):
         # saved configs: pure CPU work, nothing to wait for
-        for i, name in enumerate(names, start=1):
-            results[name] = one(name)
-            if progress:
-                progress(results[name], i, total)
+        with _long_lived_results():
+            for i, name in enumerate(names, start=1):
+                results[name] = one(name)
+                gc.freeze()
+                if progress:
+                    progress(results[name], i, total)
         return _report(fab, source, names, results)
     if configs is not None and "fork" in multiprocessing.get_all_start_methods():
         _audit_processes(names, one, min(workers, os.cpu_count() or 1), results, progress)
@@ -408,7 +435,22 @@ def _worker_chunk(names: list[str]) -> list[DeviceResult]:
         r = _WORKER_ONE(n)
         r.actual = None  # the parsed state stays in the worker: a report does not show it
         out.append(r)
+        gc.freeze()  # see _long_lived_results (the worker exits after the audit)
     return out
+
+
+@contextmanager
+def _long_lived_results() -> Iterator[None]:
+    """Inside, the caller calls ``gc.freeze()`` after each device: the results so far (parsed states,
+    items) live until the report is written, so the cyclic collector need not walk them again for every
+    later device (walking a growing heap made an audit of thousands of devices superlinear). At the end
+    the heap is unfrozen again, unless someone else had frozen it before."""
+    ours = gc.get_freeze_count() == 0
+    try:
+        yield
+    finally:
+        if ours:
+            gc.unfreeze()
 
 
 def _audit_processes(

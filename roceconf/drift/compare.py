@@ -15,12 +15,14 @@ check that both report the same items on the lab, the pod and the 32k fabric.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from deepdiff import DeepDiff
 
-from roceconf.state import DeviceState
+from roceconf.state import META_FIELDS, DeviceState, Interface
 
 Severity = Literal["critical", "warning", "info"]
 SEVERITY_RANK = {"critical": 0, "warning": 1, "info": 2}
@@ -116,6 +118,13 @@ def wanted(desired: DeviceState) -> dict[str, Any]:
     want = _clean(desired.semantic())
     want.pop("hostname", None)  # identity, not RoCE policy
     want.pop("platform", None)
+    # ports with equal settings share one dictionary: `compare` walks each distinct pair of wanted and
+    # actual port settings once
+    itfs = want.get("interfaces")
+    if isinstance(itfs, dict):
+        first: dict[str, Any] = {}
+        for name, w in itfs.items():
+            itfs[name] = first.setdefault(repr(w), w)
     return want
 
 
@@ -157,6 +166,74 @@ def _walk(w: Any, g: Any, parts: list[str], out: list[tuple[list[str], Any]]) ->
     return True
 
 
+#: walks of the running audit (see ``shared_compares``); None outside one
+_COMPARED: dict[tuple, tuple] | None = None
+
+
+@contextmanager
+def shared_compares() -> Iterator[None]:
+    """Within the block, the walk over a wanted state and an actual state's values is done once for states
+    that share those values (the same objects: devices of one shape, parsed by ``Platform.parse_shared``);
+    each device still gets its own items (its name, file and lines). The memo keeps the objects alive, so
+    their ids are not reused; nothing may modify them inside the block."""
+    global _COMPARED
+    prev, _COMPARED = _COMPARED, {}
+    try:
+        yield
+    finally:
+        _COMPARED = prev
+
+
+def _top(actual: DeviceState) -> dict[str, Any]:
+    """`actual.semantic()` without the ports (`_walk_state` reads them one by one)."""
+    return actual.model_dump(mode="json", exclude={*META_FIELDS, "interfaces"})
+
+
+def _port_key(itf: Interface) -> tuple:
+    """Equal for two ports whose settings are the same objects (the ports of one parsed range share their
+    sub-objects): their semantic dictionaries are equal."""
+    return tuple(v if v is None or isinstance(v, int | str) else id(v) for v in itf.__dict__.values())
+
+
+def _walk_state(
+    want: dict[str, Any], actual: DeviceState, got: dict[str, Any], out: list[tuple[list[str], Any]]
+) -> bool:
+    """`_walk(want, actual.semantic(), [], out)`, port by port: each distinct pair of wanted and actual port
+    settings is walked once (the ports of a range share both), and a port's semantic dictionary is built
+    once per distinct settings object."""
+    ok = True
+    for k, w in want.items():
+        if k != "interfaces":
+            gv = got.get(k)
+            if not (w is gv or (w == gv and type(w) is type(gv) and not isinstance(w, dict | list))):
+                ok &= _walk(w, gv, [k], out)
+            continue
+        if not isinstance(w, dict):
+            ok &= _walk(w, {n: i.model_dump(mode="json") for n, i in actual.interfaces.items()}, [k], out)
+            continue
+        ports = actual.interfaces
+        dumps: dict[tuple, tuple[Any, dict[str, Any]]] = {}  # port key -> (the port, its semantic dict)
+        walked: dict[tuple, tuple[bool, list[tuple[list[str], Any]]]] = {}
+        for name, wi in w.items():
+            itf = ports.get(name)
+            if itf is None:
+                out.append(([k, name], None))
+                continue
+            pk = _port_key(itf)
+            hit = dumps.get(pk)
+            if hit is None:
+                hit = dumps[pk] = (itf, itf.model_dump(mode="json"))  # the port keeps its ids alive
+            res = walked.get((id(wi), pk))
+            if res is None:
+                sub: list[tuple[list[str], Any]] = []
+                res = walked[(id(wi), pk)] = (_walk(wi, hit[1], [], sub), sub)
+            ok &= res[0]
+            out.extend(([k, name, *parts], act) for parts, act in res[1])
+        if ok is False:
+            return False
+    return ok
+
+
 def compare(
     desired: DeviceState,
     actual: DeviceState,
@@ -189,7 +266,7 @@ def _compare(
 ) -> list[DriftItem]:
     if want is None:
         want = wanted(desired)
-    got_full = actual.semantic()
+    got_full = actual.semantic() if whole else _top(actual)
     items: dict[str, DriftItem] = {}
 
     def add(parts: list[str], exp: Any, act: Any) -> None:
@@ -199,18 +276,29 @@ def _compare(
         items[dotted] = _item(parts, exp, act, policy, device, actual, file)
 
     found: list[tuple[list[str], Any]] = []
-    if whole or not _walk(want, got_full, [], found):
-        found = []
-        got = _prune(want, got_full)
-        for ch in (
-            ch
-            for chs in DeepDiff(want, got, ignore_order=True, verbose_level=2, view="tree").values()
-            for ch in chs
-        ):
-            parts = _parts(ch.path())
-            # list differences (pfc.no_drop, ecmp.fields): compare the whole list
-            parts = _list_owner(parts, want) or parts
-            found.append((parts, _get(got, parts)))
+    memo, key, hit = _COMPARED, None, None
+    if memo is not None and not whole:
+        # states of one shape share their values (the parse memo): the walk is the same
+        key = (id(want), id(actual.interfaces), id(actual.dscp_to_tc), id(actual.pfc_watchdog), id(actual.ecmp))
+        hit = memo.get(key)
+    if hit is not None:
+        found, got_full = hit[2], hit[3]
+    else:
+        if whole or not _walk_state(want, actual, got_full, found):
+            found = []
+            got_full = actual.semantic()
+            got = _prune(want, got_full)
+            for ch in (
+                ch
+                for chs in DeepDiff(want, got, ignore_order=True, verbose_level=2, view="tree").values()
+                for ch in chs
+            ):
+                parts = _parts(ch.path())
+                # list differences (pfc.no_drop, ecmp.fields): compare the whole list
+                parts = _list_owner(parts, want) or parts
+                found.append((parts, _get(got, parts)))
+        if key is not None and memo is not None:
+            memo[key] = (want, actual, found, got_full)  # the first two keep the ids alive
     for parts, act in found:
         add(parts, _get(want, parts), act)
     # stated in the device but not in the intent and harmful: extra DSCPs into a lossless class, extra no-drop

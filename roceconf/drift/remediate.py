@@ -7,6 +7,8 @@ loss) and toggle the link on ConnectX NICs; MTU changes flap links; the rest is 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +157,61 @@ def _extra_members(it: DriftItem) -> list[Any]:
     return []
 
 
+#: fixes already rendered in a `shared_fixes()` block: key -> (the desired state, text, error)
+_MEMO: dict[tuple, tuple[DeviceState, str, str | None]] | None = None
+
+
+@contextmanager
+def shared_fixes() -> Iterator[None]:
+    """Within the block, a fix is rendered once per desired values and drifted fields: the devices of one
+    intent entry share their desired state's values (``desired.desired_states``), so a thousand leaves with
+    the same drift render one fix. The key is the identity of the shared values (kept alive by the memo),
+    plus the hostname where the platform's fix states it (host scripts)."""
+    global _MEMO
+    prev, _MEMO = _MEMO, {}
+    try:
+        yield
+    finally:
+        _MEMO = prev
+
+
+def _fix(desired: DeviceState, fields: list[str], group: str, host: bool) -> tuple[str, str | None]:
+    """The fix commands for `fields` of one disruption group (text, error)."""
+    memo = _MEMO
+    key: tuple = ()
+    if memo is not None:
+        d = desired
+        key = (
+            d.platform,
+            d.hostname if host else None,
+            id(d.interfaces),
+            id(d.dscp_to_tc),
+            id(d.pfc_watchdog),
+            id(d.ecmp),
+            id(d.hints),
+            tuple(fields),
+            group,
+        )
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1], hit[2]
+    try:
+        text, err = (
+            _strip_header(render_state(partial_state(desired, fields, port_granular=group != "mtu"))),
+            None,
+        )
+        if not text.strip():
+            # the platform states these device-level settings per port (Junos keeps the watchdog
+            # timers in each port's PFC profile): the fix re-states the ports
+            ports = [f"interfaces.{n}" for n in desired.interfaces]
+            text = _strip_header(render_state(partial_state(desired, fields + ports)))
+    except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
+        text, err = "", f"{type(e).__name__}: {e}"
+    if memo is not None:
+        memo[key] = (desired, text, err)
+    return text, err
+
+
 def remediation(
     desired: DeviceState,
     items: list[DriftItem],
@@ -191,17 +248,7 @@ def remediation(
             why = "PFC mask change on the NIC: mlx5 toggles the link (link flap)"
         text, err = "", None
         if group in by:
-            try:
-                text = _strip_header(
-                    render_state(partial_state(desired, by[group], port_granular=group != "mtu"))
-                )
-                if not text.strip():
-                    # the platform states these device-level settings per port (Junos keeps the watchdog
-                    # timers in each port's PFC profile): the fix re-states the ports
-                    ports = [f"interfaces.{n}" for n in desired.interfaces]
-                    text = _strip_header(render_state(partial_state(desired, by[group] + ports)))
-            except Exception as e:  # noqa: BLE001 - a template that cannot express a partial state
-                text, err = "", f"{type(e).__name__}: {e}"
+            text, err = _fix(desired, by[group], group, plat.kind != "switch")
             if plat.negate_stale is not None and actual is not None and running is not None and not err:
                 lines = sorted({n for f in by[group] for n in actual.lines_of(f)})
                 text = plat.negate_stale(running, lines, text) + text

@@ -115,6 +115,9 @@ class Platform:
     #: For merge-applied CLIs: commands that remove stale interface-level lines (given the running config,
     #: the source lines of the drifted fields and the rendered fix), see :func:`negate_stale_lines`.
     negate_stale: Callable[[str, list[int], str], str] | None = None
+    #: ``parse(text)`` sharing the work with earlier texts of one audit (``memo``: a dict the caller keeps
+    #: for the run); the states it returns share their read-only values. None: every text is parsed.
+    parse_shared: Callable[[str, dict], DeviceState] | None = None
     #: Documented OS releases whose configuration syntax differs, oldest first. The device's release (intent
     #: `os_version:`, else ``release_of_model(model)``, else the newest listed here) is put in
     #: ``DeviceState.hints["os_version"]``; templates test it with ``release_at_least(s, "5.15")``.

@@ -27,7 +27,7 @@ from netutils.interface import canonical_interface_name
 
 from roceconf.names import RangeError, compress_interfaces, expand_interfaces
 from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform, negate_stale_lines
-from roceconf.state import DeviceState, Ecn, Interface
+from roceconf.state import DeviceState, Ecn, Interface, Source
 from roceconf.units import expand_ints
 
 NAME = "eos"
@@ -125,6 +125,8 @@ _ECN_RE = re.compile(
     r"(?: max-mark-probability (\d+))?(?: weight (\d+))?$"
 )
 _RANGE_LEFT = re.compile(r"\d-\d")
+_HOSTNAME_LINE = re.compile(r"^hostname(?=\s).*", re.M)
+_PLAIN_PORT = re.compile(r"(?:Ethernet|Port-Channel)\d+(?:/\d+)*")
 _QUEUE_KW = frozenset({"uc-tx-queue", "tx-queue", "mc-tx-queue"})
 #: Interface / profile keywords that concern RoCE; unknown lines starting with them are warned about.
 _ROCE_WORDS = frozenset(
@@ -177,6 +179,8 @@ def _canonical(name: str) -> str:
 def _interface_names(spec: str) -> list[str]:
     """'Ethernet1/1-4, Et2/1' / 'Ethernet 1-32' / 'Ethernet1-4,6' -> canonical names."""
     spec = spec.replace(" ", "")
+    if _PLAIN_PORT.fullmatch(spec):  # one port, already canonical (the common case)
+        return [spec]
     out: list[str] = []
     prefix = ""
     for part in spec.split(","):
@@ -209,13 +213,17 @@ class _Parser:
         self.dscp: dict[str, int] = {}
         self.wd: dict[str, Any] = {}
         self.warnings: list[dict[str, Any]] = []
-        self.sources: dict[str, dict[str, Any]] = {}
+        self.sources: dict[str, Source] = {}
         self.profiles: dict[str, _Block] = {}
         self.interfaces: dict[str, _Block] = {}
         self.all_off: tuple[int, str] | None = None
         self.ecmp_ip: _Val | None = None
         self.ecmp_ipv6: _Val | None = None
         self.views: dict[int, tuple[dict[str, Any] | None, list[tuple[str, list[int], str]]]] = {}
+        #: Source objects shared by the ports of one range (the same lines): built once, never modified
+        self.shared: dict[tuple, Any] = {}
+        #: equal for two ports the profile fast path gave equal settings (validated once)
+        self.port_keys: dict[str, tuple] = {}
 
     # ------------------------------------------------------------------ helpers
     def warn(self, msg: str, line: int | None, code: str = _WARN_PARSE) -> None:
@@ -537,6 +545,14 @@ class _Parser:
         for q in queues:
             q[key] = val
 
+    def source(self, lines: tuple[int, ...], text: str) -> Source:
+        """One Source object per distinct (lines, text): the ports of a range share theirs."""
+        key = (lines, text)
+        src = self.shared.get(key)
+        if src is None:
+            src = self.shared[key] = Source.of(list(lines), text)
+        return src
+
     # ------------------------------------------------------------------ merge
     def finish(self) -> DeviceState:
         interfaces: dict[str, dict[str, Any]] = {}
@@ -553,7 +569,7 @@ class _Parser:
             itf = self.effective(name, blk, prof)
             if itf is not None:
                 interfaces[name] = itf
-                _at(self.sources, f"interfaces.{name}", (blk.line,), blk.text)
+                self.sources[f"interfaces.{name}"] = self.source((blk.line,), blk.text)
         for pname, prof in self.profiles.items():
             if pname not in used:
                 self.warn(
@@ -574,13 +590,25 @@ class _Parser:
                 v6 = set(self.ecmp_ipv6[0]) - {"flow_label"}
                 if v4 != v6:
                     self.warn("IPv4 and IPv6 hash fields differ; reporting the IPv4 set", self.ecmp_ipv6[1])
-        # One validation pass over plain data is far cheaper than thousands of small model objects.
+        # One validation pass over plain data is far cheaper than thousands of small model objects; the ports
+        # of a range (equal settings) are validated once: each port gets its own Interface object, sharing
+        # the read-only sub-objects (PFC, ECN, scheduling) with the other ports of equal settings.
+        models: dict[str, Interface] = {}
+        first: dict[str, Interface] = {}
+        keys = self.port_keys
+        for name, itf in interfaces.items():
+            key = keys.get(name) or repr(itf)
+            model = first.get(key)
+            if model is None:
+                models[name] = first[key] = Interface.model_validate(itf)
+            else:
+                models[name] = model.model_copy()
         return DeviceState.model_validate(
             {
                 "platform": NAME,
                 "hostname": self.hostname,
                 "dscp_to_tc": self.dscp,
-                "interfaces": interfaces,
+                "interfaces": models,
                 "pfc_watchdog": self.wd,
                 "ecmp": ecmp,
                 "warnings": self.warnings,
@@ -600,28 +628,40 @@ class _Parser:
             scratch = _Parser("")
             fields = scratch.merge("", _Block(0, ""), prof)
             suffixes = [
-                (path[len("interfaces.") :], v["lines"], v["text"]) for path, v in scratch.sources.items()
+                (path[len("interfaces.") :], v.lines, v.text) for path, v in scratch.sources.items()
             ]
             view = self.views[id(prof)] = (fields, suffixes)
         fields, suffixes = view
         sources = self.sources
         base = f"interfaces.{name}"
-        for suffix, lines, text in suffixes:
-            if len(lines) == 1:
-                line = lines[0]
-                merged = [line, attach_line] if line < attach_line else [attach_line, line]
-            else:
-                merged = sorted({*lines, attach_line})
-            sources[base + suffix] = {"lines": merged, "text": text}
+        key = (id(prof), attach_line)
+        shared = self.shared.get(key)
+        if shared is None:
+            of = Source.of
+            shared = self.shared[key] = [
+                (
+                    suffix,
+                    of(
+                        ([line, attach_line] if line < attach_line else [attach_line, line])
+                        if len(lines) == 1 and (line := lines[0])
+                        else sorted({*lines, attach_line}),
+                        text,
+                    ),
+                )
+                for suffix, lines, text in suffixes
+            ]
+        for suffix, src in shared:
+            sources[base + suffix] = src
         mtu = pause = None
         if blk.mtu is not None:
             mtu = blk.mtu[0]
-            sources[base + ".mtu"] = {"lines": [blk.mtu[1]], "text": blk.mtu[2]}
+            sources[base + ".mtu"] = self.source((blk.mtu[1],), blk.mtu[2])
         if blk.fc:
             pause = any(v[0] for v in blk.fc.values())
             _at(
                 sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2]
             )
+        self.port_keys[name] = (id(view), mtu, pause)
         if fields is None:
             if mtu is None and pause is None:
                 return None
@@ -709,15 +749,13 @@ class _Parser:
 _NO_QUEUE: dict[str, _Val] = {}
 
 
-def _at(sources: dict[str, dict[str, Any]], path: str, lines: tuple[int, ...] | list[int], text: str) -> None:
+def _at(sources: dict[str, Source], path: str, lines: tuple[int, ...] | list[int], text: str) -> None:
     """Record source lines as plain data (validated once when the DeviceState is built)."""
     old = sources.get(path)
     if old is None:
-        sources[path] = {"lines": sorted(set(lines)) if len(lines) > 1 else list(lines), "text": text}
-    else:
-        old["lines"] = sorted(set(old["lines"]).union(lines))
-        if not old["text"]:
-            old["text"] = text
+        sources[path] = Source.of(sorted(set(lines)) if len(lines) > 1 else list(lines), text)
+    else:  # possibly shared with other ports: replaced, never modified
+        sources[path] = Source.of(sorted(set(old.lines).union(lines)), old.text or text)
 
 
 def _expand(tok: str) -> list[int]:
@@ -736,6 +774,45 @@ def parse(text: str) -> DeviceState:
         st = DeviceState(platform=NAME)
         st.warn(f"parser failure: {type(exc).__name__}: {exc}", None, _WARN_PARSE)
         return st
+
+
+def parse_shared(text: str, memo: dict) -> DeviceState:
+    """``parse(text)`` for the configs of one audit, sharing the work between devices that differ only by
+    their hostname (the leaves of one intent entry).
+
+    The hostname line is the only part of the parse that depends on the hostname, and it contributes only
+    ``hostname`` and ``sources["hostname"]`` (``_Parser.top_line``: no block, no warning; the lines indented
+    under it are ignored). So two texts that are equal outside one such line parse to states equal outside
+    those two fields: the text with that line cut out (the line number stays, the lines before it are part
+    of the key) is the key, and a later text gets a copy of the first one's state with its own hostname.
+    The copies share their values (read-only). Texts without exactly one hostname line are parsed."""
+    if not isinstance(text, str):
+        return parse(text)
+    found = [
+        (m, toks) for m in _HOSTNAME_LINE.finditer(text) if len(toks := m.group().split()) == 2
+    ]  # the lines top_line reads as a hostname (split on "\n" like the parser: `.` matches "\r")
+    if len(found) != 1 or found[0][1][0] != "hostname":
+        return parse(text)  # none, or several (the parse merges them)
+    m, (_, name) = found[0]
+    start, stop, line = m.start(), m.end(), m.group().strip()
+    key = (text[:start], text[stop:])
+    base = memo.get(key)
+    if base is None:
+        state = parse(text)
+        if state.hostname == name:  # not a parser failure
+            memo[key] = state
+        return state
+    sources = dict(base.sources)
+    sources["hostname"] = Source.of([text.count("\n", 0, start) + 1], line)
+    return base.model_copy(
+        update={
+            "hostname": name,
+            "sources": sources,
+            "warnings": list(base.warnings),
+            "defaults": list(base.defaults),
+            "hints": dict(base.hints),
+        }
+    )
 
 
 # --------------------------------------------------------------------------------------------- filters
@@ -860,6 +937,7 @@ PLATFORM = Platform(
     ansible_network_os=("arista.eos.eos", "eos"),
     collect_commands=("show running-config",),
     negate_stale=partial(negate_stale_lines, blocks=("interface ", "qos profile ")),
+    parse_shared=parse_shared,
 )
 
-__all__ = ["CAPABILITIES", "PLATFORM", "parse", "profile_name"]
+__all__ = ["CAPABILITIES", "PLATFORM", "parse", "parse_shared", "profile_name"]
