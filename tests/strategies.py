@@ -25,13 +25,18 @@ def ecn(quantum: int) -> st.SearchStrategy[Ecn]:
 
 
 @st.composite
-def scheduling(draw, tcs: list[int]) -> dict[str, Sched]:
+def scheduling(draw, tcs: list[int], unused: bool = False) -> dict[str, Sched]:
+    """Scheduling of the used TCs; with ``unused`` (platforms that keep unused queues off strict priority)
+    some other TCs are round robin without a weight, as the desired state states them."""
     out: dict[str, Sched] = {}
-    for tc in tcs:
-        if draw(st.booleans()):
-            out[str(tc)] = Sched(mode="strict")
-        else:
-            out[str(tc)] = Sched(mode="dwrr", bandwidth_percent=draw(st.integers(min_value=1, max_value=100)))
+    for tc in range(8):
+        if tc in tcs:
+            if draw(st.booleans()):
+                out[str(tc)] = Sched(mode="strict")
+            else:
+                out[str(tc)] = Sched(mode="dwrr", bandwidth_percent=draw(st.integers(min_value=1, max_value=100)))
+        elif unused and draw(st.booleans()):
+            out[str(tc)] = Sched(mode="dwrr")
     return out
 
 
@@ -45,7 +50,7 @@ def interface(draw, plat: Platform, tcs: list[int], lossless: list[int]) -> Inte
         pfc_watchdog=True,
         link_pause=None,
         ecn={str(tc): draw(ecn(cap.ecn_quantum_bytes)) for tc in lossless[:1]} if cap.ecn else {},
-        scheduling=draw(scheduling(tcs)) if cap.scheduling else {},
+        scheduling=draw(scheduling(tcs, unused=cap.unused_queues_round_robin is not None)) if cap.scheduling else {},
     )
 
 

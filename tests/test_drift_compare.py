@@ -294,8 +294,9 @@ def _dscp_moved_and_extra(s) -> None:
 @pytest.mark.parametrize(
     ("device", "by_hand"),
     [
-        # NX-OS matches add up: the moved DSCP and the extra one both need a removal by hand
-        ("spine1", ["DSCP 26 is still matched for traffic class 0", "DSCP 10 maps to traffic class 3"]),
+        # NX-OS matches add up: the moved DSCP and the one moved out of the default class (NX-OS matches
+        # every DSCP explicitly, so DSCP 10 belongs to the default class) both need a removal by hand
+        ("spine1", ["DSCP 26 is still matched for traffic class 0", "DSCP 10 is still matched for traffic class 3"]),
         # EOS maps every DSCP (the default class takes DSCP 10) and 'qos map' lines replace per DSCP: the
         # commands cover the extra mapping too (it used to be left to the engineer)
         ("leaf1", []),
@@ -339,8 +340,10 @@ def test_report_shows_what_to_remove_by_hand(tmp_path: Path) -> None:
     shutil.copytree(GOLDEN, d)
     cfg = d / "spine1.cfg"
     text = cfg.read_text()
-    cfg.write_text(text.replace("  match dscp 0\n", "  match dscp 0,26\n").replace("  match dscp 26\n", ""))
-    line = cfg.read_text().splitlines().index("  match dscp 0,26") + 1
+    cfg.write_text(
+        text.replace("  match dscp 0-25,27-47,49-63\n", "  match dscp 0-47,49-63\n").replace("  match dscp 26\n", "")
+    )
+    line = cfg.read_text().splitlines().index("  match dscp 0-47,49-63") + 1
     r = CliRunner()
     res = r.invoke(main, ["drift", str(LAB), "--configs", str(d)])
     assert res.exit_code == 1, res.output

@@ -213,7 +213,8 @@ def test_nic_marking_another_dscp_is_followed_up_the_path() -> None:
     res = _drifted(mutate)
     assert _finding_codes(res) == {"RC201"}
     (d,) = [d for d in res.diagnostics if d.code == "RC201"]
-    assert "DSCP 24" in d.message and "spine1:swp1" in d.message and "no class" in d.message
+    # every DSCP has a home: the spine puts DSCP 24 in the intent's default class (lossy priority 0)
+    assert "DSCP 24" in d.message and "spine1:swp1" in d.message and "gives it priority 0" in d.message
 
 
 def test_pfc_disabled_counts_as_no_no_drop() -> None:

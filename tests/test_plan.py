@@ -72,12 +72,11 @@ def test_dscp_moves_to_another_class() -> None:
     assert (c.old, c.new) == (4, 0)
     assert (c.device_count, c.interface_count) == (10, 32)
     assert c.disruption == "hitless" and c.risk == "medium"
-    # platforms that map every DSCP (EOS, SONiC, Junos and the NICs) had DSCP 22 in the default class already
-    added = _one(p, "DSCP 22 is now classified into class bulk on 2 switches")
-    assert (added.old, added.new) == (None, 4)
-    moved = _one(p, "DSCP 22 moves from class default to class bulk on 8 devices")
+    # every platform maps every DSCP: DSCP 22 was in the default class already on every device
+    moved = _one(p, "DSCP 22 moves from class default to class bulk on 10 devices")
     assert (moved.old, moved.new) == (0, 4)
-    assert len(p.changes) == 3 and p.disruption == "hitless"
+    assert not [c for c in p.changes if "is now classified" in c.summary]
+    assert len(p.changes) == 2 and p.disruption == "hitless"
 
 
 def test_ecn_thresholds_change() -> None:

@@ -68,6 +68,13 @@ CASES: list[tuple[str, str, Callable[[str], str], list[str]]] = [
         [],
     ),
     ("spine1", "ECN min threshold", sub("minimum-threshold 150 kbytes", "minimum-threshold 300 kbytes"), []),
+    # NX-OS keeps queues the intent does not use at 0 %: one made strict out of band is put back
+    (
+        "spine1",
+        "unused queue 5 strict",
+        sub("c-out-8q-q5\n    bandwidth remaining percent 0\n", "c-out-8q-q5\n    priority level 2\n"),
+        [],
+    ),
     ("leaf2", "DSCP 26 moved to priority 0", sub("'26':\n          switch-priority: 3", "'26':\n          switch-priority: 0"), []),
     ("leaf2", "port MTU 1500", sub("      mtu: 9214", "      mtu: 1500"), []),
     # leaf2 runs NVIDIA's RoCE profile (qos roce): out-of-band overrides on top of it
@@ -83,7 +90,9 @@ CASES: list[tuple[str, str, Callable[[str], str], list[str]]] = [
         sub("  congestion-control:\n", "  pfc:\n    default-global:\n      switch-priority:\n        '4': {}\n  congestion-control:\n"),
         ["pfc.no_drop"],
     ),
-    ("leaf2", "extra DSCP 10", sub("        '26':\n", "        '10':\n          switch-priority: 3\n        '26':\n"), ["dscp_to_tc.10"]),
+    # NVUE maps every DSCP (unnamed ones to the default class): a DSCP moved out of band is put back
+    ("leaf2", "DSCP 10 moved to priority 3", sub("'10':\n          switch-priority: 0", "'10':\n          switch-priority: 3"), []),
+    ("leaf2", "unused queue 4 strict", sub("'4':\n          mode: dwrr", "'4':\n          mode: strict"), []),
     ("leaf3", "PFC on 3 and 4", sub('"pfc_enable": "3"', '"pfc_enable": "3,4"'), []),
     ("leaf3", "DSCP 26 moved to TC 0", sonic(lambda d: d["DSCP_TO_TC_MAP"]["ROCE"].__setitem__("26", "0")), []),
     # SONiC maps every DSCP (unnamed ones to the default class): a DSCP moved out of band is put back

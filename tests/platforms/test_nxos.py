@@ -107,17 +107,31 @@ def test_render_ecn_and_scheduling() -> None:
         "drop-probability 100 weight 0 ecn",
         "  class type queuing c-out-8q-q6",
         "    priority level 1",
-        # every queue the intent does not use: 0 % of the remaining bandwidth, never a strict default
-        *[
-            ln
-            for q in (1, 2, 4, 5, 7)
-            for ln in (f"  class type queuing c-out-8q-q{q}", "    bandwidth remaining percent 0")
-        ],
     ]
-    # a fix merged into a running config touches only the queues it fixes
-    fix = lab_state()
-    fix.hints["partial"] = "true"
-    assert "bandwidth remaining percent 0" not in render_state(fix)
+    # a state renders the queues it states, nothing else (a fix touches only the queues it fixes)
+    assert "bandwidth remaining percent 0" not in text
+
+
+def test_unused_queues_are_round_robin_and_read_back() -> None:
+    """A queue the intent does not use is round robin without a weight in the state (the desired state of
+    every intent, see roceconf.desired): 'bandwidth remaining percent 0', read back as such, so a queue
+    changed to strict priority on the switch is drift."""
+    state = lab_state()
+    for itf in state.interfaces.values():
+        for q in (1, 2, 4, 5, 7):
+            itf.scheduling[str(q)] = Sched(mode="dwrr")
+    text = render_state(state)
+    block = _block(text, "policy-map type queuing ROCECONF_QUEUING")
+    for q in (1, 2, 4, 5, 7):
+        i = block.index(f"  class type queuing c-out-8q-q{q}")
+        assert block[i + 1] == "    bandwidth remaining percent 0"
+    assert parse(text).semantic() == state.semantic()
+    strict = text.replace(
+        "  class type queuing c-out-8q-q4\n    bandwidth remaining percent 0",
+        "  class type queuing c-out-8q-q4\n    priority level 2",
+    )
+    assert strict != text
+    assert parse(strict).interfaces["Ethernet1/1"].scheduling["4"] == Sched(mode="strict")
 
 
 def test_render_interfaces_as_one_range() -> None:

@@ -1057,13 +1057,28 @@ def dscp_by_sp(dscp_to_tc: dict[str, int] | None) -> list[tuple[int, int]]:
 
 
 def traffic_classes(state: DeviceState) -> list[int]:
-    """TCs that the state uses (priority N -> TC N identity map is rendered for them)."""
+    """TCs that the state uses (priority N -> TC N identity map is rendered for them). A queue whose only
+    entry is a bare ``mode dwrr`` (an unused queue kept off strict priority, see :func:`unused_queues`)
+    carries no switch priority, so it gets no egress-queue-mapping line."""
     tcs: set[int] = set(state.dscp_to_tc.values())
     for itf in state.interfaces.values():
         tcs |= set((itf.dscp_to_tc or {}).values())
         tcs |= set(itf.pfc.no_drop or [])
-        tcs |= {int(t) for t in itf.ecn} | {int(t) for t in itf.scheduling}
+        tcs |= {int(t) for t in itf.ecn}
+        tcs |= {int(t) for t, sc in itf.scheduling.items() if sc != UNUSED_QUEUE}
     return sorted(t for t in tcs if 0 <= t <= 7)
+
+
+#: The scheduling of a queue the intent does not use: DWRR without a bw-percent, which NVIDIA documents as
+#: "a DWRR value of 0 (no egress scheduling)" (QOS_DOC, Egress Scheduler) - never strict priority.
+UNUSED_QUEUE = Sched(mode="dwrr")
+
+
+def unused_queues(hints: dict[str, str]) -> tuple[int, ...]:
+    """Every queue the intent does not use is stated ``mode dwrr`` (no bw-percent: DWRR 0): NVIDIA's RoCE
+    profile only documents TC0/TC3 (DWRR 50 %) and TC6 (strict) ("Default RoCE Configuration", ROCE_DOC),
+    so no other queue is left at a default that could be strict (same behaviour as every platform)."""
+    return tuple(range(8))
 
 
 def robustness(detection_ms: int, polling_ms: int | None) -> int:
@@ -1147,7 +1162,15 @@ PLATFORM = Platform(
         ecn_quantum_bytes=1,
         ecn=True,
         scheduling=True,
+        every_dscp_mapped=True,
+        unused_queues_round_robin=unused_queues,
         notes=(
+            "Every DSCP has a home: without a 'qos mapping ... dscp <n>' entry a DSCP keeps the Cumulus "
+            "default switch priority DSCP / 8 (the RoCE profile's 'RoCE PCP/DSCP->SP mapping' table: 24-31 -> "
+            "SP3, the lossless RoCE priority; 48-55 -> SP6, the strict CNP queue; " + ROCE_DOC + " 'Verify RoCE "
+            "Configuration'), so the desired state maps all 64 DSCPs (the intent's default class takes the "
+            "rest) and every queue the intent does not use is stated 'mode dwrr' without bw-percent (DWRR 0, "
+            + QOS_DOC + "#egress-scheduler) instead of being left at a default.",
             "Per-port values use profiles attached with 'interface <p> qos <kind> profile <name>'; "
             "default-global applies to ports without one (" + QOS_DOC + "#port-groups).",
             "PFC watchdog: no configurable action (a stormed queue drops) and no global enable; "

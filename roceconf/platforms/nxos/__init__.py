@@ -515,7 +515,10 @@ class _Parser:
                 qc.sched_text = ch.text
             elif cl and cl[0] == "bandwidth" and len(cl) >= 3 and cl[-2] == "percent" and cl[-1].isdigit():
                 if qc.sched is None or qc.sched.mode != "strict":
-                    qc.sched = Sched(mode="dwrr", bandwidth_percent=int(cl[-1]))
+                    # 'bandwidth remaining percent 0' is a queue the intent does not use: round robin with no
+                    # weight of its own (intent weights are 1-100), never strict priority
+                    pct = int(cl[-1])
+                    qc.sched = Sched(mode="dwrr", bandwidth_percent=pct or None)
                     qc.sched_text = ch.text
                 qc.sched_lines.append(ch.line)
             elif cl and cl[0] == "random-detect":
@@ -915,14 +918,7 @@ class _Parser:
                     if qc.ecn is not None:
                         out.ecn[str(tc)] = qc.ecn.model_copy()
                         s.at(f"{path}.ecn.{tc}", qc.ecn_lines, qc.ecn_text)
-                    unused = (
-                        qc.sched is not None
-                        and qc.sched.mode == "dwrr"
-                        and qc.sched.bandwidth_percent == 0
-                        and qc.ecn is None
-                    )
-                    if qc.sched is not None and not unused:
-                        # 'bandwidth remaining percent 0' alone is an unused queue (intent weights are 1-100)
+                    if qc.sched is not None:
                         out.scheduling[str(tc)] = qc.sched.model_copy()
                         s.at(f"{path}.scheduling.{tc}", qc.sched_lines, qc.sched_text)
                 out.ecn = dict(sorted(out.ecn.items()))
@@ -985,7 +981,8 @@ def _plan(state: DeviceState) -> dict[str, Any]:
             {
                 "cls": _queue_class(tc),
                 "strict_level": strict.index(tc) + 1 if tc in strict else None,
-                "bandwidth": sc.bandwidth_percent if sc is not None and sc.mode == "dwrr" else None,
+                # dwrr without a weight (a queue the intent does not use): 0 % of the remaining bandwidth
+                "bandwidth": (sc.bandwidth_percent or 0) if sc is not None and sc.mode == "dwrr" else None,
                 "ecn": ecn.get(str(tc)),
             }
         )
@@ -998,8 +995,6 @@ def _plan(state: DeviceState) -> dict[str, Any]:
         "nq_mtu": max(mtus) if mtus else None,
         "queues": queues,
         "queuing": bool(queues),
-        # every other queue: 0 % of the remaining bandwidth (never left at a strict-priority default)
-        "unused_queues": [_queue_class(tc) for tc in range(8) if tc not in tcs],
         "nq_policy": NQ_POLICY,
         "queuing_policy": QUEUING_POLICY,
     }
@@ -1059,6 +1054,12 @@ FILTERS = {
     "nxos_nq_class": _nq_class,
 }
 
+def unused_queues(hints: dict[str, str]) -> tuple[int, ...]:
+    """Every queue of the 8-queue policy (c-out-8q-q<N>) that the intent does not use is stated
+    'bandwidth remaining percent 0' (Sched(mode="dwrr") in the state), so none is left at a default."""
+    return tuple(range(8))
+
+
 CAPABILITIES = Capabilities(
     min_mtu=Fact(576, INTERFACES_GUIDE),
     max_mtu=Fact(9216, INTERFACES_GUIDE),
@@ -1073,7 +1074,16 @@ CAPABILITIES = Capabilities(
     watchdog_actions=("drop",),
     ecn_quantum_bytes=_KBYTE,
     dscp_match_additive=True,
+    every_dscp_mapped=True,
+    unused_queues_round_robin=unused_queues,
     notes=(
+        "Every DSCP has a home: the DSCPs the intent does not name are matched explicitly ('match dscp "
+        "<list>' in the default class's class-map) instead of falling to the implicit class-default "
+        "(qos-group 0, Azure Local ToR QoS reference), so the running config states every DSCP's class and "
+        "drift sees a DSCP moved away from the default class. Every queue the intent does not use is "
+        "'bandwidth remaining percent 0' in the queuing policy (same reference: 'All other queues are "
+        "configured with 0% bandwidth and remain unused'), read back as round robin without a weight; a "
+        "'priority level' there is drift.",
         "MTU: 576-9216 on routed ports; Layer 2 ports take the system default (1500) or jumbo (9216) MTU.",
         "PFC no-drop priorities come from the network-qos policy under 'system qos': global, not per port.",
         "ECN and scheduling come from the queuing policy under 'system qos' (an interface-level "
@@ -1110,6 +1120,11 @@ PLATFORM = Platform(
     ansible_network_os=("cisco.nxos.nxos", "nxos"),
     collect_commands=("show running-config",),
     negate_stale=partial(
-        negate_stale_lines, indent="  ", blocks=("interface ", "policy-map type network-qos ")
+        # the queuing policy too: a 'priority level' added out of band to a queue the intent leaves round
+        # robin must go before its 'bandwidth remaining percent' is restated (Cisco N9K QoS guide, queuing:
+        # 'priority [level <n>]' / 'no priority')
+        negate_stale_lines,
+        indent="  ",
+        blocks=("interface ", "policy-map type network-qos ", "policy-map type queuing "),
     ),
 )
