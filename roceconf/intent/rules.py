@@ -673,45 +673,19 @@ def _links(fab: Fabric) -> None:
     devices = fab.devices
     clean: set[tuple] = set()
     for idx, link in enumerate(fab.links):
-        ends = []
-        ok = True
-        for end in (link.a, link.b):
-            dev = devices.get(end.device)
-            if dev is None:
-                fab.link_diag(
-                    link,
-                    R_LINK_UNDEF.severity,
-                    R_LINK_UNDEF.id,
-                    f"link to undefined device {excerpt(end.device, 40)}",
-                    R_LINK_UNDEF.hint,
-                )
-                ok = False
+        a, b = link.a, link.b
+        da, db = devices.get(a.device), devices.get(b.device)
+        pa = da.ports.get(a.port) if da is not None else None
+        pb = db.ports.get(b.port) if db is not None else None
+        ka, kb = (a.device, a.port), (b.device, b.port)
+        if pa is not None and pb is not None and ka not in used and kb not in used and ka != kb:
+            used[ka] = used[kb] = idx  # the common case: both ends defined and free (nothing to report)
+        else:  # report each end's problem, in order
+            ends = _link_end_problems(fab, link, idx, used)
+            if ends is None:
                 continue
-            port = dev.ports.get(end.port)
-            if port is None:
-                fab.link_diag(
-                    link,
-                    R_LINK_UNDEF.severity,
-                    R_LINK_UNDEF.id,
-                    f"link to undefined interface {excerpt(end.device + ':' + end.port, 60)}",
-                    R_LINK_UNDEF.hint,
-                )
-                ok = False
-                continue
-            k = (end.device, end.port)
-            if k in used:
-                fab.link_diag(
-                    link,
-                    R_LINK_TWICE.severity,
-                    R_LINK_TWICE.id,
-                    f"interface {end.device}:{end.port} is in two links",
-                    R_LINK_TWICE.hint,
-                )
-            used[k] = idx
-            ends.append((dev, port))
-        if not ok or len(ends) != 2:
-            continue
-        (da, pa), (db, pb) = ends
+            (da, pa), (db, pb) = ends
+        assert da is not None and db is not None and pa is not None and pb is not None
         # the checks below read only these objects (ports and settings are shared by the devices of one
         # intent entry): a combination already found clean is not checked again; a finding never is memoised
         key = (id(pa), id(pb), id(da.settings), id(db.settings), da.is_host, db.is_host)
@@ -721,6 +695,51 @@ def _links(fab: Fabric) -> None:
         _link_ends(fab, link, da, pa, db, pb)
         if len(fab.diagnostics) == n:
             clean.add(key)
+
+
+def _link_end_problems(fab: Fabric, link, idx: int, used: dict[tuple[str, str], int]) -> list | None:
+    """Undefined devices or interfaces and interfaces in two links, per end; the two ends, or None when an
+    end is undefined."""
+    devices = fab.devices
+    ends = []
+    ok = True
+    for end in (link.a, link.b):
+        dev = devices.get(end.device)
+        if dev is None:
+            fab.link_diag(
+                link,
+                R_LINK_UNDEF.severity,
+                R_LINK_UNDEF.id,
+                f"link to undefined device {excerpt(end.device, 40)}",
+                R_LINK_UNDEF.hint,
+            )
+            ok = False
+            continue
+        port = dev.ports.get(end.port)
+        if port is None:
+            fab.link_diag(
+                link,
+                R_LINK_UNDEF.severity,
+                R_LINK_UNDEF.id,
+                f"link to undefined interface {excerpt(end.device + ':' + end.port, 60)}",
+                R_LINK_UNDEF.hint,
+            )
+            ok = False
+            continue
+        k = (end.device, end.port)
+        if k in used:
+            fab.link_diag(
+                link,
+                R_LINK_TWICE.severity,
+                R_LINK_TWICE.id,
+                f"interface {end.device}:{end.port} is in two links",
+                R_LINK_TWICE.hint,
+            )
+        used[k] = idx
+        ends.append((dev, port))
+    if not ok or len(ends) != 2:
+        return None
+    return ends
 
 
 def _link_ends(fab: Fabric, link, da: DeviceSpec, pa, db: DeviceSpec, pb) -> None:
