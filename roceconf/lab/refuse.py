@@ -113,6 +113,15 @@ def junos_flavour(model: str | None) -> str:
     return "evo" if m.startswith(evo) else "qfx"
 
 
+def junos_warm_up(model: str | None = None) -> None:
+    """Load the device flavour's schema tree now (Lab.add, in the caller's thread): the first load parses
+    yanglint's print (seconds on a cold cache) and must not stall the lab's event loop mid-session."""
+    from roceconf.platforms.junos import schema
+
+    if schema.unavailable_reason() is None:
+        schema.load(junos_flavour(model))
+
+
 def junos_refusal(line: str, model: str | None = None) -> str | None:
     """The Junos CLI error for one configuration-mode ``set`` / ``delete`` line, or None when it loads."""
     from roceconf.platforms.junos import schema
@@ -187,6 +196,8 @@ def sonic_load_refusal(running: dict[str, Any], fragment: dict[str, Any]) -> str
         return head + str(exc)
     key = _json.dumps(doc, sort_keys=True)
     if key not in _SONIC_VERDICTS:
+        if len(_SONIC_VERDICTS) >= 256:
+            _SONIC_VERDICTS.clear()
         res = yang.validate_many({"load": doc})["load"]
         _SONIC_VERDICTS[key] = None if res.ok else head + (res.message or "invalid")
     return _SONIC_VERDICTS[key]

@@ -23,6 +23,7 @@ import yaml
 
 from roceconf.lab import tls as lab_tls
 from roceconf.lab.device import FAULTS, Device
+from roceconf.lab.refuse import junos_warm_up
 from roceconf.lab.shells import SHELLS, EapiError, EosEngine, Shell
 from roceconf.state import DeviceState
 from roceconf.transport import Target
@@ -334,6 +335,8 @@ class Lab:
         self._server_tls: Any = None
         self.started_in: float | None = None
         for dev in devices:
+            if dev.platform == "junos":
+                junos_warm_up(dev.facts.get("model"))
             self.devices[dev.name] = dev
 
     # -------------------------------------------------------------- lifecycle
@@ -433,6 +436,8 @@ class Lab:
         if name in self.devices:
             raise ValueError(f"device {name!r} already in the lab")
         dev = Device(name, platform, config, fault)
+        if platform == "junos":  # the schema the device resolves set lines in (roceconf/lab/refuse.py)
+            junos_warm_up(dev.facts.get("model"))
         self.devices[name] = dev
         if self._loop is not None:
             self._call(self._start_device(dev))
