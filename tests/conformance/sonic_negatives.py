@@ -2,7 +2,7 @@
 
 Each mutation names what SONiC's YANG refuses (sonic-net/sonic-buildimage src/sonic-yang-models).
 tests/conformance/test_sonic_yang.py requires yanglint (or the translator) to reject every one, and
-tests/lab/test_refuse.py requires the lab's simulated SONiC `config load` to refuse every one.
+tests/lab/test_refuse_oracles.py requires the lab's simulated SONiC `config load` to refuse every one.
 """
 
 from __future__ import annotations

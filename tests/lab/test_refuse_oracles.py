@@ -42,7 +42,10 @@ from tests.lab.conftest import eapi_args, netmiko_args
 pytestmark = pytest.mark.xdist_group("lab-refuse")
 
 JUNOS_NEGATIVE = [line for _, line in negative_lines("junos-negative.set")]
-COUNTS: dict[str, int] = {}
+
+
+def _report(platform: str, refused: int, total: int, how: str) -> None:
+    print(f"\nlab refuses {refused} of {total} {platform} negatives ({how})")
 
 
 def _needs(reason: str | None, what: str) -> None:
@@ -72,7 +75,7 @@ def test_junos_refuses_every_negative_line_over_ssh(lab: Lab, creds: tuple[str, 
         conn.exit_config_mode()
     assert lab.get_config("spine1") == before
     assert refused == len(JUNOS_NEGATIVE)
-    COUNTS["junos"] = refused
+    _report("Junos", refused, len(JUNOS_NEGATIVE), "set lines over netmiko juniper_junos")
 
 
 def test_junos_load_set_terminal_reports_each_refused_line(lab: Lab, creds: tuple[str, str]) -> None:
@@ -117,7 +120,7 @@ def test_sonic_config_load_refuses_every_broken_fragment(lab: Lab, creds: tuple[
         assert "sonic-cfggen" in out and out.endswith("rc=0"), out
         assert json.loads(conn.send_command("show runningconfiguration all"))["BUFFER_PG"]
     assert refused == len(MUTATIONS)
-    COUNTS["sonic"] = refused
+    _report("SONiC", refused, len(MUTATIONS), "config load over SSH, SONiC YANG via yanglint")
 
 
 # ------------------------------------------------------------------------------------------ EOS
@@ -148,7 +151,7 @@ def test_eos_refuses_every_negative_over_eapi(lab: Lab, creds: tuple[str, str]) 
         dev.close()
     assert lab.get_config("leaf2") == before
     assert refused == len(negatives)
-    COUNTS["eos"] = refused
+    _report("EOS", refused, len(negatives), "napalm eos over eAPI")
 
 
 # ------------------------------------------------------------------------------------------ hosts
@@ -212,7 +215,7 @@ def test_host_refuses_every_negative_command_and_script(
             assert conn.send_command("sudo bash /tmp/ok.sh; echo rc=$?") == "rc=0"
         assert lab.host_state("gpu").interfaces[port].mtu == 4200
     assert refused == len(negatives)
-    COUNTS[platform] = refused
+    _report(platform, refused, len(negatives), "typed and inside the rendered set -e script, over SSH")
 
 
 # ------------------------------------------------------------------------------------------ renders

@@ -21,7 +21,7 @@ the Junos CLI (``syntax error`` / ``value ... is not within range``; the exact d
 confirmed). Statements outside the three modules roceconf renders into (``system host-name``) are
 reported as unchecked, not as errors: no system module is in the model set.
 
-The lab's simulated Junos device uses the same checker (roceconf/lab/shells.py), so the lab refuses what
+The lab's simulated Junos device uses the same checker (roceconf/lab/refuse.py junos_refusal), so the lab refuses what
 the schema refuses.
 """
 
