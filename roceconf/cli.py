@@ -217,12 +217,12 @@ def docs(out_dir: str) -> None:
 @guarded
 @batch_command
 def expand(intent: str, fmt: str | None, output: str | None) -> None:
-    """Print the fully resolved intent: every default, every range and link expanded."""
-    from roceconf.compile import expanded, load_valid
-    from roceconf.reports import resolve_format, to_data
+    """Print the expanded intent, itself a valid intent: every range and link expanded (YAML: effective
+    settings with every default as comments)."""
+    from roceconf.compile import expanded_text, load_valid
+    from roceconf.reports import resolve_format
 
-    data = expanded(load_valid(intent))
-    _emit(to_data(data, resolve_format("expand", fmt)), output)
+    _emit(expanded_text(load_valid(intent), resolve_format("expand", fmt)), output)
 
 
 # ----------------------------------------------------------------------------------------- render

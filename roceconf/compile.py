@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,8 @@ from roceconf import outdir, platforms
 from roceconf.desired import desired_states, shape
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
-from roceconf.names import natural_key
+from roceconf.intent.fabric import Settings
+from roceconf.names import compress_interfaces, natural_key
 from roceconf.render import ShapeRenderer
 
 
@@ -135,57 +137,135 @@ def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
     return changed
 
 
+def _overrides_profiles(fab: Fabric) -> dict[int, str]:
+    """Device entry index -> the name of a profile holding that entry's ``overrides``.
+
+    The devices of one entry share one set of overrides; listed one by one with a copy each, every copy
+    would be its own source position (messages that name all devices of an entry at once would split).
+    As a profile applied last they keep one position, and the same precedence (overrides come after
+    every profile)."""
+    taken = set(fab.intent.profiles)
+    out: dict[int, str] = {}
+    for di, dev in enumerate(fab.intent.devices):
+        if dev.overrides is None:
+            continue
+        name, n = f"devices-{di}-overrides", 1
+        while name in taken:
+            n += 1
+            name = f"devices-{di}-overrides-{n}"
+        taken.add(name)
+        out[di] = name
+    return out
+
+
 def expanded(fab: Fabric) -> dict[str, Any]:
-    """The fully resolved intent: every default shown, every range expanded, every link listed."""
-    intent = fab.intent.model_dump(mode="json")
-    devices = {}
-    for name in sorted(fab.devices, key=natural_key):
-        dev = fab.devices[name]
-        s = dev.settings
-        devices[name] = {
-            "platform": dev.platform,
-            "role": dev.role,
-            "asic": dev.asic,
-            "model": dev.model,
-            "os_version": dev.os_version,
-            "profiles": dev.profiles,
-            "interfaces": {
-                p.name: {
-                    "speed_gbps": p.speed_gbps,
-                    "role": p.role,
-                    "mtu": p.mtu,
-                    "qos": p.qos,
-                    "rdma_device": p.rdma_device,
-                }
-                for p in sorted(dev.ports.values(), key=lambda p: natural_key(p.name))
-            },
-            "effective": {
-                "trust": s.trust,
-                "link_pause": s.link_pause,
-                "classes": [c.model_dump(mode="json") for c in s.classes],
-                "pfc_watchdog": s.pfc_watchdog.model_dump(mode="json"),
-                "mtu": s.mtu.model_dump(mode="json"),
-                "ecmp": s.ecmp.model_dump(mode="json"),
-                "nic": s.nic.model_dump(mode="json"),
-            },
-        }
-    links = [
+    """The expanded intent, itself a valid intent: every device range and interface range expanded, every
+    link listed (rail, mesh and CSV cabling too). Values the source leaves to roceconf's defaults stay
+    unstated (stating them would change what validate reports: a default a platform cannot carry is an
+    RC025 note, a stated value an RC150 warning); ``expanded_text`` shows them as comments. Loading it
+    gives the same devices, links, desired states and diagnostics as the source (positions aside)."""
+    intent = fab.intent.model_dump(mode="json", exclude_unset=True)
+    moved = _overrides_profiles(fab)
+    profiles = {k: v.model_dump(mode="json", exclude_unset=True) for k, v in fab.intent.profiles.items()}
+    for di, name in moved.items():
+        ov = fab.intent.devices[di].overrides
+        assert ov is not None
+        profiles[name] = ov.model_dump(mode="json", exclude_unset=True)
+    if profiles:
+        intent["profiles"] = profiles
+    devices = []
+    for name, dev in fab.devices.items():  # the source's order (messages list devices in that order)
+        di = int(dev.path[1])
+        entry: dict[str, Any] = {"name": name, "platform": dev.platform, "role": dev.role}
+        for key in ("asic", "model", "os_version"):
+            if getattr(dev, key) is not None:
+                entry[key] = getattr(dev, key)
+        entry["profiles"] = dev.profiles + ([moved[di]] if di in moved else [])
+        entry["interfaces"] = [
+            {
+                "name": p.name,
+                "speed": p.speed_gbps,
+                "role": p.role,
+                **({"mtu": p.mtu} if p.mtu is not None else {}),
+                "qos": p.qos,
+                **({"rdma_device": p.rdma_device} if p.rdma_device else {}),
+            }
+            for p in sorted(dev.ports.values(), key=lambda p: natural_key(p.name))
+        ]
+        devices.append(entry)
+    intent["devices"] = devices
+    intent["links"] = [
         {
             "a": f"{lk.a.device}:{lk.a.port}",
             "b": f"{lk.b.device}:{lk.b.port}",
-            "cable_m": int(lk.cable_m) if float(lk.cable_m).is_integer() else lk.cable_m,
+            "cable": int(lk.cable_m) if float(lk.cable_m).is_integer() else lk.cable_m,
         }
         for lk in fab.links
     ]
-    intent["devices"] = devices
-    intent["links"] = links
     return intent
+
+
+def _effective(s: Settings) -> dict[str, Any]:
+    return {
+        "trust": s.trust,
+        "link_pause": s.link_pause,
+        "classes": [c.model_dump(mode="json") for c in s.classes],
+        "pfc_watchdog": s.pfc_watchdog.model_dump(mode="json"),
+        "mtu": s.mtu.model_dump(mode="json"),
+        "ecmp": s.ecmp.model_dump(mode="json"),
+        "nic": s.nic.model_dump(mode="json"),
+    }
+
+
+def _flow(item: dict[str, Any]) -> str:
+    """One interface or link as a one-line flow mapping (values as JSON scalars, which YAML reads as is)."""
+    return "{" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in item.items()) + "}"
+
+
+def _compact_yaml(data: dict[str, Any]) -> str:
+    """Block YAML, but one line per interface and per link: a fabric of thousands of devices stays a file
+    people can read and the loader parses quickly."""
+    from roceconf.reports import to_yaml
+
+    parts = [to_yaml({k: v for k, v in data.items() if k not in ("devices", "links")})]
+    parts.append("devices:\n" if data["devices"] else "devices: []\n")
+    for dev in data["devices"]:
+        parts.append(to_yaml([{k: v for k, v in dev.items() if k != "interfaces"}]))
+        itfs = dev["interfaces"]
+        parts.append("  interfaces:" + ("".join(f"\n  - {_flow(i)}" for i in itfs) if itfs else " []") + "\n")
+    links = data["links"]
+    parts.append("links:" + ("".join(f"\n- {_flow(lk)}" for lk in links) if links else " []") + "\n")
+    return "".join(parts)
+
+
+def expanded_text(fab: Fabric, fmt: str) -> str:
+    """``roceconf expand``: the expanded intent (``expanded``) as YAML or JSON. YAML adds, as comments, the
+    effective settings of each group of devices (fabric-wide < roles < profiles < overrides, every default
+    included), so nothing the comments say changes what the file states."""
+    from roceconf.reports import to_data, to_yaml
+
+    data = expanded(fab)
+    if fmt != "yaml":
+        return to_data(data, fmt)
+    text = _compact_yaml(data)
+    groups: dict[int, tuple[list[str], Settings]] = {}
+    for name, dev in fab.devices.items():
+        groups.setdefault(id(dev.settings), ([], dev.settings))[0].append(name)
+    notes = {", ".join(compress_interfaces(names)): _effective(s) for names, s in groups.values()}
+    header = (
+        f"# roceconf expand {Path(fab.file).name}: a valid intent (`roceconf validate` reports the same\n"
+        "# devices, links and findings). Effective settings of each group of devices, every default\n"
+        "# included, are at the end (comments: they state nothing).\n"
+    )
+    body = "".join(f"# {ln}\n" if ln else "#\n" for ln in to_yaml(notes).splitlines())
+    return header + text + "\n# ---- effective settings (fabric-wide < roles < profiles < overrides)\n" + body
 
 
 __all__ = [
     "CheckResult",
     "check_outputs",
     "expanded",
+    "expanded_text",
     "load_valid",
     "output_name",
     "render_fabric",

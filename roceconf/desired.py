@@ -160,9 +160,16 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     )
 
 
+def ports_key(dev: DeviceSpec) -> tuple:
+    """The ports of a device by content (what a desired state takes from them, positions aside)."""
+    return tuple((p.name, p.speed_gbps, p.role, p.mtu, p.qos, p.rdma_device) for p in dev.ports.values())
+
+
 def shape(dev: DeviceSpec) -> tuple:
-    """Devices expanded from one intent entry share their settings and port objects: one desired state."""
-    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), id(dev.ports))
+    """Devices with the same settings object (one intent entry, or entries with the same role and profiles)
+    and the same ports have one desired state but for the hostname. Ports compare by content, so devices
+    listed one by one (e.g. the output of `roceconf expand`) share it too."""
+    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), ports_key(dev))
 
 
 def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:
@@ -219,7 +226,9 @@ def expressible(desired: DeviceState) -> DeviceState:
         raise
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
         return desired
-    data = _as_rendered(desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
+    data = _as_rendered(
+        desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS))
+    )
     return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
 
 

@@ -232,7 +232,12 @@ def intent_markdown() -> str:
         "",
         "**Compact forms**: device names `gpu[0001-0256]`; interfaces `Ethernet1/1-32`, `swp1-4,swp9`, "
         "`eth[0-7]`; links by `rail` or `mesh` pattern or a `csv` cabling table. `roceconf expand INTENT` "
-        "prints the fully expanded form with every default.",
+        "prints the expanded form, itself a valid intent to start from: every device, interface and link "
+        "written out one by one, `roceconf validate` on it reports the same devices, links, errors and "
+        "warnings and it renders the same configs (a device entry's `overrides` become a profile "
+        "`devices-<n>-overrides` applied last, the same precedence). Values the source leaves to "
+        "roceconf's defaults stay unstated, so they keep following the defaults; the YAML output lists "
+        "the effective settings of each group of devices, every default included, as comments at the end.",
         "",
         "Defaults follow NVIDIA's lossless RoCE profile: RoCE DSCP 26 -> priority 3 lossless with ECN "
         "150 KB / 1500 KB / 100 %; CNP DSCP 48 -> priority 6 strict; PFC watchdog on.",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roceconf import platforms
-from roceconf.desired import desired_state, intended_state
+from roceconf.desired import desired_state, intended_state, shape
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.names import compress_interfaces
 from roceconf.render import render_state
@@ -158,6 +158,11 @@ def _origin(dev: DeviceSpec, path: str) -> Path_:
 
 def device_losses(dev: DeviceSpec) -> list[Loss]:
     """Every intended value of one device that its rendered config does not carry (see module doc)."""
+    return [loss for loss, _ in _losses(dev)]
+
+
+def _losses(dev: DeviceSpec) -> list[tuple[Loss, str]]:
+    """``device_losses`` with the state path each loss's origin was found from."""
     plat = platforms.get(dev.platform)
     desired = desired_state(dev)
     try:
@@ -165,8 +170,8 @@ def device_losses(dev: DeviceSpec) -> list[Loss]:
     except MissingResource:  # no template at all: an installation error (exit 2), not a loss
         raise
     except Exception as e:  # noqa: BLE001 - a broken template must not hide the loss of every value
-        return [Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path)]
-    merged: dict[tuple[str, str, str], Loss] = {}
+        return [(Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path), "")]
+    merged: dict[tuple[str, str, str], tuple[Loss, str]] = {}
     for path, want, got in differences(intended_state(dev), back):
         parts = path.split(".")
         port = None
@@ -174,22 +179,26 @@ def device_losses(dev: DeviceSpec) -> list[Loss]:
             port, parts[1] = parts[1], "*"
         generic = ".".join(parts)
         key = (generic, repr(want), repr(got))
-        old = merged.get(key)
+        old, first = merged.get(key, (None, path))
         ports = (old.ports if old else ()) + ((port,) if port else ())
-        merged[key] = Loss(
-            dev.name, dev.platform, generic, want, got, ports, old.origin if old else _origin(dev, path)
+        merged[key] = (
+            Loss(
+                dev.name, dev.platform, generic, want, got, ports, old.origin if old else _origin(dev, path)
+            ),
+            first,
         )
     return list(merged.values())
 
 
 def _group_key(dev: DeviceSpec) -> tuple:
-    # Devices expanded from one intent entry share their ports and settings objects: render one of them.
-    return (dev.platform, id(dev.settings), id(dev.ports), dev.asic, dev.model, dev.os_version)
+    # Devices with one settings object and equal ports (one intent entry, or devices listed one by one as
+    # `roceconf expand` writes them) lose the same values: render one of them (desired.shape).
+    return shape(dev)
 
 
 def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
     """device name -> its losses (only devices that have any). One render per group of identical devices."""
-    cache: dict[tuple, list[Loss]] = {}
+    cache: dict[tuple, tuple[DeviceSpec, list[tuple[Loss, str]]]] = {}
     out: dict[str, list[Loss]] = {}
     for name, dev in fab.devices.items():
         try:
@@ -198,8 +207,22 @@ def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
             continue
         key = _group_key(dev)
         if key not in cache:
-            cache[key] = device_losses(dev)
-        losses = [Loss(name, x.platform, x.field, x.wanted, x.got, x.ports, x.origin) for x in cache[key]]
+            cache[key] = (dev, _losses(dev))
+        first, found = cache[key]
+        # the origin is this device's own when it is another intent entry than the one rendered
+        same = first.path == dev.path
+        losses = [
+            Loss(
+                name,
+                x.platform,
+                x.field,
+                x.wanted,
+                x.got,
+                x.ports,
+                x.origin if same or not p else _origin(dev, p),
+            )
+            for x, p in found
+        ]
         if losses:
             out[name] = losses
     return out
