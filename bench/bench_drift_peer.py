@@ -9,7 +9,11 @@ Ethernet5):
 
 roceconf's cost per device is what `roceconf drift` spends on it: parse the actual config and compare it with
 the desired state (built once per shape of identical devices, as an audit does: `wanted()` is not repeated
-per device). The peers compare two texts per device. Interleaved in one process, medians of `--repeat` rounds;
+per device). The peers compare two texts per device. Every round is cold: the memos an audit shares between
+devices of one shape (the EOS parse of texts equal outside their hostname line, the walk over shared values,
+the rendered fix; see `roceconf.drift.audit.shared_work`) live only inside `audit()`, which this part does
+not call, so each round parses and walks the whole config again. Interleaved in one process, medians of
+`--repeat` rounds;
 ratio = peer time / roceconf time (>= 1.0: roceconf is no slower). Then end to end: `roceconf drift INTENT
 --configs DIR --workers 1` over 200 such leaves (roceconf's own renders; once one port's MTU changed on every
 leaf, once no-drop lost on every port of every leaf), per device with start-up excluded (the same command on

@@ -178,12 +178,12 @@ class DeviceState(_Model):
         if isinstance(lines, int):
             lines = [lines]
         old = self.sources.get(path)
-        # model_construct: parsers call this for every value they read; line numbers are ints, text a str
+        # Source.of (no validation): parsers call this for every value they read; line numbers are ints, text a str
         if old is not None:
             merged = sorted(set(old.lines).union(lines))
-            self.sources[path] = Source.model_construct(lines=merged, text=old.text or text)
+            self.sources[path] = Source.of(merged, old.text or text)
         else:
-            self.sources[path] = Source.model_construct(lines=sorted(set(lines)), text=text)
+            self.sources[path] = Source.of(sorted(set(lines)), text)
 
     def lines_of(self, path: str) -> list[int]:
         """Source lines of a path, walking up to the nearest parent path that has any."""

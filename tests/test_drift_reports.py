@@ -49,7 +49,7 @@ def _reference(fab: Fabric, configs: Path, names: list[str], monkeypatch: pytest
         m.setattr(
             audit_mod,
             "compare",
-            lambda d, a, p, n, f, want=None: compare_reference(d, a, p, n, f),
+            lambda d, a, p, n, f, want=None, shared=False: compare_reference(d, a, p, n, f),
         )
         return [_plain(audit_mod.audit_device(fab, n, configs=configs).to_dict()) for n in names]
 

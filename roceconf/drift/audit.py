@@ -159,8 +159,13 @@ def evaluate(
     """Parse what was read and compare it with the desired state (`want`: its `wanted()`, if known)."""
     plat = platforms.get(dev.platform)
     memo = _PARSED
-    if memo is not None and plat.parse_shared is not None:
-        actual = plat.parse_shared(text, memo.setdefault(plat.name, {}))
+    shared = memo is not None and plat.parse_shared is not None
+    if shared:
+        assert memo is not None and plat.parse_shared is not None
+        per = memo.setdefault(plat.name, {})
+        if len(per) >= _MEMO_SIZE:  # devices of one shape come one after the other: keep the newest
+            del per[next(iter(per))]
+        actual = plat.parse_shared(text, per)
     else:
         actual = plat.parse(text)
     warnings = [{"line": w.line, "message": w.message, "code": w.code} for w in actual.warnings]
@@ -176,7 +181,7 @@ def evaluate(
             parse_warnings=warnings,
             actual=actual,
         )
-    items = compare(desired, actual, policy_for(dev), dev.name, file, want=want)
+    items = compare(desired, actual, policy_for(dev), dev.name, file, want=want, shared=shared)
     items = [i for i in items if i.severity != "info"] + [i for i in items if i.severity == "info"]
     blocking = [i for i in items if i.severity != "info"]
     res = DeviceResult(
@@ -264,6 +269,8 @@ def audit(fab: Fabric, *, configs: str | Path | None = None, **kwargs: Any) -> D
 
 #: parse memos of the running audit, per platform (see ``Platform.parse_shared``); None outside an audit
 _PARSED: dict[str, dict] | None = None
+#: the most texts a parse memo keeps per platform (each keeps its parsed state alive)
+_MEMO_SIZE = 64
 
 
 @contextmanager
@@ -435,7 +442,6 @@ def _worker_chunk(names: list[str]) -> list[DeviceResult]:
         r = _WORKER_ONE(n)
         r.actual = None  # the parsed state stays in the worker: a report does not show it
         out.append(r)
-        gc.freeze()  # see _long_lived_results (the worker exits after the audit)
     return out
 
 

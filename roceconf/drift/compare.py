@@ -242,10 +242,13 @@ def compare(
     file: str | None = None,
     *,
     want: dict[str, Any] | None = None,
+    shared: bool = False,
 ) -> list[DriftItem]:
     """Drift items between desired and actual, most harmful first. `want` is `wanted(desired)` when the
-    caller has it already (it is the same for every device of one shape)."""
-    return _compare(desired, actual, policy, device, file, want, whole=False)
+    caller has it already (it is the same for every device of one shape); `shared`: `actual` may share its
+    values with other devices' states (``Platform.parse_shared``), so inside ``shared_compares`` the walk
+    is looked up and kept for them."""
+    return _compare(desired, actual, policy, device, file, want, whole=False, shared=shared)
 
 
 def compare_reference(
@@ -263,6 +266,7 @@ def _compare(
     file: str | None,
     want: dict[str, Any] | None,
     whole: bool,
+    shared: bool = False,
 ) -> list[DriftItem]:
     if want is None:
         want = wanted(desired)
@@ -277,7 +281,7 @@ def _compare(
 
     found: list[tuple[list[str], Any]] = []
     memo, key, hit = _COMPARED, None, None
-    if memo is not None and not whole:
+    if memo is not None and shared and not whole:
         # states of one shape share their values (the parse memo): the walk is the same
         key = (id(want), id(actual.interfaces), id(actual.dscp_to_tc), id(actual.pfc_watchdog), id(actual.ecmp))
         hit = memo.get(key)
@@ -298,6 +302,8 @@ def _compare(
                 parts = _list_owner(parts, want) or parts
                 found.append((parts, _get(got, parts)))
         if key is not None and memo is not None:
+            if len(memo) >= 64:  # devices of one shape come one after the other: keep the newest
+                del memo[next(iter(memo))]
             memo[key] = (want, actual, found, got_full)  # the first two keep the ids alive
     for parts, act in found:
         add(parts, _get(want, parts), act)

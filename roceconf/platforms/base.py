@@ -9,6 +9,7 @@ vendor touches nothing else: the registry discovers the module by name.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -188,6 +189,18 @@ def split_outputs(text: str) -> list[tuple[str, int, str]]:
     if cmd is not None:
         out.append((cmd, start, "\n".join(buf)))
     return out
+
+
+#: a line shlex splits exactly like str.split(): printable ASCII and spaces/tabs, no quote or backslash
+_PLAIN_WORDS = re.compile(r"[ \t!#-&(-\[\]-~]*")
+
+
+def split_words(line: str) -> list[str]:
+    """``shlex.split(line)`` (POSIX rules; raises ValueError on unbalanced quotes), with a fast path for
+    the common line without quotes, escapes or other whitespace than space and tab."""
+    if _PLAIN_WORDS.fullmatch(line):
+        return line.split()
+    return shlex.split(line)
 
 
 def negate_stale_lines(

@@ -37,7 +37,7 @@ from collections import Counter
 from typing import Any
 
 from roceconf.names import natural_key
-from roceconf.platforms.base import Capabilities, Fact, Platform, split_outputs
+from roceconf.platforms.base import Capabilities, Fact, Platform, split_outputs, split_words
 from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
 
 NAME = "connectx"
@@ -213,7 +213,7 @@ class _Parser:
     def script_line(self, n: int, line: str) -> None:
         m = re.match(r"^expected_host=(.*)$", line)
         if m:
-            parts = shlex.split(m.group(1)) if m.group(1) else []
+            parts = split_words(m.group(1)) if m.group(1) else []
             if parts:
                 self.state.hostname = parts[0]
                 self.state.at("hostname", n, line)
@@ -255,7 +255,7 @@ class _Parser:
 
     def script_mlnx_qos(self, n: int, line: str) -> None:
         try:
-            args = shlex.split(line)[1:]
+            args = split_words(line)[1:]
         except ValueError:
             self.state.warn("unbalanced quotes in mlnx_qos line", n)
             return
@@ -422,7 +422,7 @@ class _Parser:
 
     def cma_roce_tos(self, argstr: str, output: str | None, n: int, text: str) -> None:
         try:
-            args = shlex.split(argstr)
+            args = split_words(argstr)
         except ValueError:
             args = argstr.split()
         dev, port, tos = "mlx5_0", "1", None
@@ -789,7 +789,7 @@ def _ints(text: str | None, sep: str = r"\s*,\s*") -> list[int] | None:
 
 def _opt(argstr: str, *names: str) -> str | None:
     try:
-        args = shlex.split(argstr)
+        args = split_words(argstr)
     except ValueError:
         args = argstr.split()
     for i, a in enumerate(args):

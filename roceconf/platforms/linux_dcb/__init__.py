@@ -797,6 +797,8 @@ def _words(line: str) -> list[str]:
 
 
 def _strip_comment(line: str) -> str:
+    if "#" not in line and "'" not in line and '"' not in line:
+        return line  # nothing to strip (the loop below would copy every character)
     out = []
     quote = None
     for i, ch in enumerate(line):
