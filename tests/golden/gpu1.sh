@@ -32,7 +32,7 @@ need ip
 need mlnx_qos
 
 expected_host=gpu1
-if [ "$(hostname -s)" != "$expected_host" ]; then
+if [ "$(hostname -s)" != "${expected_host%%.*}" ]; then  # the short names: hostname -s stops at the first dot
   echo "roceconf: this script is for host $expected_host, not $(hostname -s)" >&2; exit 1
 fi
 

@@ -284,7 +284,8 @@ PATH=/nonexistent-roceconf-harness
 __rec() { builtin printf '%s\0' "$#" "$@" >&9; }
 command_not_found_handle() {
   __rec "$@"
-  case $1 in hostname) builtin printf '%s\n' "$__host" ;; esac
+  # hostname(1): -s stops at the first dot
+  case $1 in hostname) case ${2-} in -s) builtin printf '%s\n' "${__host%%.*}" ;; *) builtin printf '%s\n' "$__host" ;; esac ;; esac
   return 0
 }
 echo() { __rec echo "$@"; }
@@ -323,8 +324,13 @@ def _records(log: Path) -> list[tuple[str, ...]]:
 def _placeholders(state: DeviceState, k: int) -> tuple[DeviceState, dict[str, str]]:
     """The same state with plain placeholder names, and placeholder -> real value."""
     mapping: dict[str, str] = {}
+    # a dotted host name keeps its dot (hostname -s stops there): one placeholder per side of it
+    short, dot, rest = (state.hostname or "").partition(".")
     host = f"QQh{k}Q"
-    mapping[host] = state.hostname or ""
+    mapping[host] = short
+    if dot:
+        mapping[f"QQs{k}Q"] = rest
+        host += f".QQs{k}Q"
     interfaces = {}
     for j, (name, itf) in enumerate(state.interfaces.items()):
         ph = f"QQi{k}x{j}Q"
@@ -408,7 +414,8 @@ def word_problems(work: Path, scripts: list[Script]) -> list[str]:
             problems.append(f"the placeholder script of {sc.name} stopped early: {plain[-3:]}")
         used = {a for rec in plain for a in rec}
         for placeholder, value in sc.mapping.items():
-            if not any(placeholder in a for a in used):
+            # (a host name's part after the dot may stay in an assignment: ConnectX compares short names)
+            if not placeholder.startswith("QQs") and not any(placeholder in a for a in used):
                 problems.append(f"{value!r} of {sc.name} reaches no command")
         want, got = _mapped(plain, sc.mapping), collections.Counter(real)
         if got != want:
@@ -514,3 +521,18 @@ def test_the_syntax_check_catches_a_broken_script(tmp_path: Path) -> None:
     sc = Script("h", real, _PLAIN_SCRIPT.format(v="QQi0x0Q"), {"QQi0x0Q": "'eth0"}, "h", "QQh0Q")
     (problem,) = word_problems(tmp_path / "work", [sc])
     assert problem.startswith("bash -n rejects h's script")
+
+
+def test_a_dotted_host_name_runs_its_own_script(tmp_path: Path) -> None:
+    """Found by the property test: the ConnectX script compared `hostname -s` (the name up to the first dot)
+    with the whole device name, so a host named gpu1.pod refused to run its own script."""
+    from tests.security.test_names import _minimal
+
+    src = tmp_path / "intent.yml"
+    src.write_text(_minimal("connectx").replace("name: dev1", "name: gpu1.pod"), encoding="utf-8")
+    fab = load_valid(src)
+    out = tmp_path / "out"
+    write_render(render_fabric(fab), out)
+    (script,) = host_scripts(fab, out)
+    assert script.real.name == "gpu1.pod.sh"
+    assert word_problems(tmp_path / "work", [script]) == []
