@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from roceconf import outdir, platforms
-from roceconf.desired import desired_state, expressible, expressible_states, shape
+from roceconf.desired import desired_state, expressible, expressible_states
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
 from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare, shared_compares, wanted
 from roceconf.drift.remediate import Remediation, remediation, shared_fixes
@@ -327,7 +327,9 @@ def _audit(
     wants: dict[tuple, dict[str, Any]] = {}
     want: dict[str, dict[str, Any]] = {}
     for n in names:
-        key = shape(fab.devices[n])
+        # the devices of one shape share their desired values (the same objects): what `wanted` reads
+        d = desired[n]
+        key = (d.platform, id(d.dscp_to_tc), id(d.interfaces), id(d.pfc_watchdog), id(d.ecmp))
         if key not in wants:
             wants[key] = wanted(desired[n])
         want[n] = wants[key]
