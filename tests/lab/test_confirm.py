@@ -49,7 +49,7 @@ def test_nvue_apply_confirm_reverts(lab: Lab, creds: tuple[str, str]) -> None:
 
 
 def test_napalm_eos_commit_with_revert_in(lab: Lab, creds: tuple[str, str]) -> None:
-    lab.device("leaf2").time_scale = 0.005
+    lab.device("leaf2").time_scale = 0.04  # 1 minute -> 2.4 s: room for a loaded machine to confirm in time
     dev = get_network_driver("eos")("127.0.0.1", *creds, timeout=20, optional_args=eapi_args(lab, "leaf2"))
     dev.open()
     try:
@@ -59,13 +59,13 @@ def test_napalm_eos_commit_with_revert_in(lab: Lab, creds: tuple[str, str]) -> N
         assert "interface Ethernet7" in lab.get_config("leaf2")
         dev.confirm_commit()
         assert not dev.has_pending_commit()
-        time.sleep(0.5)
+        time.sleep(3.0)  # past the revert time: a confirmed commit stays
         assert "interface Ethernet7" in lab.get_config("leaf2")
 
         dev.load_merge_candidate(config="interface Ethernet8\n   mtu 9214\n")
         dev.commit_config(revert_in=60)
         assert "interface Ethernet8" in lab.get_config("leaf2")
-        assert _wait_for(lambda: "interface Ethernet8" not in lab.get_config("leaf2"))
+        assert _wait_for(lambda: "interface Ethernet8" not in lab.get_config("leaf2"), timeout=15.0)
         assert "interface Ethernet7" in lab.get_config("leaf2")
     finally:
         dev.close()
