@@ -223,7 +223,7 @@ def stale(baseline: dict[str, Any], now: dict[str, Any]) -> list[BaselineFinding
             out.append(BaselineFinding(RULE_STALE, "warning", name, "device", "present", None,
                                        f"acceptance baseline is stale: {name} is no longer in the intent; {rerun}"))
             continue
-        if b.get("config_sha256") != n.get("config_sha256"):
+        if n.get("config_sha256") is not None and b.get("config_sha256") != n.get("config_sha256"):
             out.append(BaselineFinding(RULE_STALE, "warning", name, "config", b.get("config_sha256"), n.get("config_sha256"),
                                        f"acceptance baseline is stale: {name} rendered config changed since the accepted test "
                                        f"(intent change); {rerun}"))
@@ -274,11 +274,22 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
 
 
 def baseline_block(
-    baseline: dict[str, Any], file: str, entries: dict[str, Any], *, only: list[str] | None = None
+    baseline: dict[str, Any],
+    file: str,
+    entries: dict[str, Any],
+    *,
+    only: list[str] | None = None,
+    missing: str = "no BOM read",
 ) -> dict[str, Any]:
     """The ``baseline`` block of a drift report from BOM entries read elsewhere (one per audited device, e.g.
-    by the Ansible drift module). With ``only`` (the devices of a partial run, ``--limit``), devices outside it
-    are neither compared nor reported as gone."""
+    by the Ansible drift module). A device whose entry is not a BOM entry (None: nothing was read) counts as
+    unreadable, with ``missing`` as the reason (RC413). With ``only`` (the devices of a partial run,
+    ``--limit``), devices outside it are neither compared nor reported as gone."""
+    entries = {
+        n: e if isinstance(e, dict)
+        else {"platform": "unknown", "config_sha256": None, "status": "unknown", "reason": missing, "facts": None}
+        for n, e in entries.items()
+    }
     if only is not None:
         keep = set(only)
         base_devs = (baseline.get("bom") or {}).get("devices")

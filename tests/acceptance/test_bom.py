@@ -84,6 +84,20 @@ def test_stale_lists_every_change() -> None:
         bom.stale({"bom": {}}, now)
 
 
+def test_baseline_block_from_entries_read_elsewhere() -> None:
+    """What the Ansible report module builds: a missing entry is unreadable (RC413, with the given reason);
+    devices outside `only` are neither compared nor reported as gone."""
+    entry = {"platform": "connectx", "config_sha256": "a", "status": "read", "reason": None,
+             "facts": {"kind": "host", "kernel": "6.1"}}
+    base = {"recorded_at": "t", "bom": {"devices": {"gpu1": entry, "gpu2": entry, "gpu3": entry}}}
+    block = bom.baseline_block(base, "b.json", {"gpu1": {**entry, "facts": {"kind": "host", "kernel": "6.8"}},
+                                                "gpu2": None}, only=["gpu1", "gpu2"], missing="no BOM read here")
+    assert block["file"] == "b.json" and block["recorded_at"] == "t"
+    assert [(f["rule"], f["device"], f["component"]) for f in block["findings"]] == [
+        ("RC400", "gpu1", "kernel"), ("RC413", "gpu2", "bom")]
+    assert "no BOM read here" in block["findings"][1]["message"]
+
+
 # --------------------------------------------------------------------------------------------- live
 pytestmark = pytest.mark.xdist_group("acceptance-lab")
 

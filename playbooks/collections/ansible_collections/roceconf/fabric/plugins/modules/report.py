@@ -192,17 +192,11 @@ def main() -> None:
     if p["baseline"]:
         from roceconf.acceptance.bom import BaselineError, baseline_block, load_baseline
 
-        entries = {}
-        for host, plat, reg in zip(p["hosts"], plats[: len(p["hosts"])], p["results"], strict=True):
-            entry = (reg or {}).get("bom")
-            if not isinstance(entry, dict):
-                why = "no BOM read (run roceconf.fabric.drift with bom: true)" if reg else "no audit result"
-                entry = {"platform": plat or "unknown", "config_sha256": None, "status": "unknown",
-                         "reason": why, "facts": None}
-            entries[host] = entry
+        entries = {host: (reg or {}).get("bom") for host, reg in zip(p["hosts"], p["results"], strict=True)}
         try:
             report.baseline = baseline_block(load_baseline(p["baseline"]), p["baseline"], entries,
-                                             only=list(p["hosts"]))
+                                             only=list(p["hosts"]),
+                                             missing="no BOM read (run roceconf.fabric.drift with bom: true)")
         except BaselineError as e:
             module.fail_json(msg=str(e))
     folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or now.strftime("%Y-%m-%d"))
