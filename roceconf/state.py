@@ -13,9 +13,19 @@ from and are excluded from semantic comparison (see :meth:`DeviceState.semantic`
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import threading
+from collections.abc import Iterator
+from copy import deepcopy
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    WrapValidator,
+    field_serializer,
+)
 
 Trust = Literal["dscp", "pcp", "none"]
 SchedMode = Literal["strict", "dwrr"]
@@ -134,6 +144,288 @@ class Source(_Model):
         return src
 
 
+#: (suffix, profile lines, text): one inherited entry of a LazySources group (lines get the attach line)
+Inherited = tuple[str, tuple[int, ...], str]
+#: (suffix, lines, text): one entry of a group that is stated on the port itself (lines taken as they are)
+Own = tuple[str, tuple[int, ...], str]
+_MISS = object()
+#: Settling rewrites the storage (clear + refill, to keep the eager key order); readers of a half-settled
+#: mapping (another thread: the parse of one shape is shared between the devices of an audit) wait on it.
+_SETTLE = threading.RLock()
+
+
+class LazySources(dict):  # type: ignore[type-arg]
+    """``DeviceState.sources`` whose per-port inherited entries are built only when looked at.
+
+    A parser that gives many ports the settings of one shared block (an EOS ``qos profile`` attached with
+    ``service-profile``) would otherwise build one :class:`Source` per inherited field per port (lines:
+    the profile line and the port's attach line). Instead it registers one *group* per port with
+    :meth:`inherit`: the port's base path (``interfaces.Ethernet5``), the attach line, a table shared by
+    every port of the profile (``(suffix, profile lines, text)``) and the port's own entries (``.mtu``,
+    the port path itself, ...). Direct entries are ordinary dict entries.
+
+    The mapping behaves exactly as the plain dict the eager parser filled: ``get``/``[]``/``in`` build the
+    one Source asked for (kept, so it is the same object the next time and a change to it sticks);
+    everything that sees the whole mapping (iteration, ``len``, ``==``, ``repr``, copies, pickling, the
+    pydantic serialiser of DeviceState) first *settles* it: builds every entry, in the eager key order
+    (per port: inherited suffixes, then the own entries, at the place the group was registered among the
+    direct entries). Sources of ports with the same table and attach line (the ports of one range) are
+    shared, as the eager parser shared them. Other platforms keep plain dicts."""
+
+    __slots__ = ("_groups", "_made")
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> LazySources:
+        self = dict.__new__(cls)
+        #: base path -> (number of direct entries before it, attach line, inherited table, own entries)
+        self._groups: dict[str, tuple[int, int, tuple[Inherited, ...], tuple[Own, ...]]] = {}
+        #: entries of groups already built or replaced (looked up, or assigned to before settling)
+        self._made: dict[str, Source] = {}
+        return self
+
+    # --------------------------------------------------------------- building (parsers)
+    def inherit(self, base: str, attach: int, table: tuple[Inherited, ...], own: tuple[Own, ...] = ()) -> None:
+        """Register the entries ``base + suffix`` of one port; no entry under ``base`` may exist yet."""
+        if base in self._groups:
+            self.settle()
+        self._groups[base] = (dict.__len__(self), attach, table, own)
+
+    # --------------------------------------------------------------- materialising
+    def _entry(self, key: Any) -> tuple[str, int, Inherited | None, Own | None] | None:
+        """The group entry behind ``key``: (base, attach, inherited, own)."""
+        groups = self._groups
+        if not groups or not isinstance(key, str):
+            return None
+        i = 0
+        while True:
+            i = key.find(".", i + 1)
+            base = key if i < 0 else key[:i]
+            g = groups.get(base)
+            if g is not None:
+                suffix = key[len(base) :]
+                for e in g[2]:
+                    if e[0] == suffix:
+                        return base, g[1], e, None
+                for o in g[3]:
+                    if o[0] == suffix:
+                        return base, g[1], None, o
+            if i < 0:
+                return None
+
+    @staticmethod
+    def _inherited(attach: int, lines: tuple[int, ...], text: str) -> Source:
+        if len(lines) == 1 and (line := lines[0]) != attach:
+            return Source.of([line, attach] if line < attach else [attach, line], text)
+        return Source.of(sorted({*lines, attach}), text)
+
+    def _lookup(self, key: Any) -> Any:
+        """The value of ``key`` (a direct or a group entry), or _MISS."""
+        with _SETTLE:
+            v = dict.get(self, key, _MISS)  # settled meanwhile by another thread
+            if v is not _MISS:
+                return v
+            found = self._entry(key)
+            if found is None:
+                return _MISS
+            v = self._made.get(key)
+            if v is None:
+                _, attach, inh, own = found
+                if inh is not None:
+                    v = self._inherited(attach, inh[1], inh[2])
+                else:
+                    assert own is not None
+                    v = Source.of(list(own[1]), own[2])
+                self._made[key] = v
+            return v
+
+    def settle(self) -> None:
+        """Build every group entry into the dict storage, in the order the eager parser wrote them."""
+        if not self._groups:
+            return
+        with _SETTLE:
+            groups, made = self._groups, self._made
+            if not groups:
+                return
+            items = list(dict.items(self))
+            new: dict[str, Any] = {}
+            shared: dict[tuple, Any] = {}  # (table, attach) / own entry -> Source: as the eager parser shared
+            pos = 0
+            inherited = self._inherited
+            for base, (at, attach, table, own) in groups.items():
+                if at > pos:
+                    new.update(items[pos:at])
+                    pos = at
+                key = (id(table), attach)
+                srcs = shared.get(key)
+                if srcs is None:
+                    srcs = shared[key] = [inherited(attach, lines, text) for _, lines, text in table]
+                for (suffix, _, _), src in zip(table, srcs, strict=True):
+                    path = base + suffix
+                    new[path] = made.get(path, src)
+                for o in own:
+                    path = base + o[0]
+                    src = made.get(path)
+                    if src is None:
+                        src = shared.get(o)
+                        if src is None:
+                            src = shared[o] = Source.of(list(o[1]), o[2])
+                    new[path] = src
+            new.update(items[pos:])
+            dict.clear(self)
+            dict.update(self, new)
+            self._made = {}
+            self._groups = {}
+
+    # --------------------------------------------------------------- single entries
+    def __missing__(self, key: Any) -> Any:
+        v = self._lookup(key)
+        if v is _MISS:
+            raise KeyError(key)
+        return v
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        v = dict.get(self, key, _MISS)
+        if v is _MISS:
+            if not self._groups:
+                v = dict.get(self, key, _MISS)  # settled meanwhile
+                return default if v is _MISS else v
+            v = self._lookup(key)
+            if v is _MISS:
+                return default
+        return v
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or self.get(key, _MISS) is not _MISS
+
+    def __setitem__(self, key: str, value: Source) -> None:
+        if self._groups and not dict.__contains__(self, key):
+            with _SETTLE:
+                if self._groups and self._entry(key) is not None:
+                    self._made[key] = value  # keeps the place of the entry it replaces
+                    return
+        dict.__setitem__(self, key, value)
+
+    def __len__(self) -> int:
+        with _SETTLE:
+            return dict.__len__(self) + sum(len(g[2]) + len(g[3]) for g in self._groups.values())
+
+    # --------------------------------------------------------------- the whole mapping: settle first
+    def __iter__(self) -> Iterator[str]:
+        self.settle()
+        return dict.__iter__(self)
+
+    def __reversed__(self) -> Iterator[str]:
+        self.settle()
+        return dict.__reversed__(self)
+
+    def keys(self) -> Any:
+        self.settle()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self.settle()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self.settle()
+        return dict.items(self)
+
+    def __delitem__(self, key: str) -> None:
+        self.settle()
+        dict.__delitem__(self, key)
+
+    def pop(self, *args: Any) -> Any:
+        self.settle()
+        return dict.pop(self, *args)
+
+    def popitem(self) -> tuple[str, Source]:
+        self.settle()
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        with _SETTLE:
+            self._groups, self._made = {}, {}
+            dict.clear(self)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.settle()
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.settle()
+        dict.update(self, *args, **kwargs)
+
+    def __ior__(self, other: Any) -> LazySources:
+        self.settle()
+        dict.update(self, other)
+        return self
+
+    def __or__(self, other: Any) -> Any:
+        self.settle()
+        return dict.__or__(self, other)
+
+    def __ror__(self, other: Any) -> Any:
+        self.settle()
+        return dict.__ror__(self, other)
+
+    def __eq__(self, other: object) -> bool:
+        self.settle()
+        if isinstance(other, LazySources):
+            other.settle()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        self.settle()
+        if isinstance(other, LazySources):
+            other.settle()
+        return dict.__ne__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self.settle()
+        return dict.__repr__(self)
+
+    # --------------------------------------------------------------- copies stay lazy
+    def _state(self) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        with _SETTLE:
+            # dict(dict.items(self)): dict.copy / dict(self) would go through keys() and settle
+            return dict(dict.items(self)), dict(self._groups), dict(self._made)
+
+    @classmethod
+    def _rebuild(cls, direct: dict[str, Any], groups: dict[str, Any], made: dict[str, Any]) -> LazySources:
+        new = cls()
+        dict.update(new, direct)
+        new._groups, new._made = groups, made
+        return new
+
+    def copy(self) -> LazySources:
+        """A shallow copy (the Source objects are shared, as ``dict.copy`` shares them), still lazy."""
+        return self._rebuild(*self._state())
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LazySources:
+        direct, groups, made = self._state()
+        new = self._rebuild({}, groups, {})  # the group tables are immutable: shared
+        memo[id(self)] = new
+        dict.update(new, deepcopy(direct, memo))
+        new._made = deepcopy(made, memo)
+        return new
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        return (LazySources._rebuild, self._state())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self.__reduce_ex__(2)
+
+
+def _keep_lazy(value: Any, handler: Any) -> Any:
+    """Validation passes a LazySources through as it is (it holds Source objects built by a parser)."""
+    if type(value) is LazySources:
+        return value
+    return handler(value)
+
+
 class DeviceState(_Model):
     """What one device does (or must do) for RoCE, in vendor-neutral terms."""
 
@@ -146,7 +438,7 @@ class DeviceState(_Model):
     pfc_watchdog: PfcWatchdog = Field(default_factory=PfcWatchdog)
     ecmp: Ecmp = Field(default_factory=Ecmp)
     warnings: list[Warning_] = Field(default_factory=list)
-    sources: dict[str, Source] = Field(
+    sources: Annotated[dict[str, Source], WrapValidator(_keep_lazy)] = Field(
         default_factory=dict, description="Dotted field path -> source lines and original text"
     )
     defaults: list[str] = Field(
@@ -158,6 +450,12 @@ class DeviceState(_Model):
         description="Rendering hints the platform derives from the intent's ASIC/model (e.g. the EOS queue "
         "keyword of the switch family); not part of the compared state",
     )
+
+    @field_serializer("sources", mode="wrap")
+    def _dump_sources(self, value: dict[str, Source], handler: SerializerFunctionWrapHandler) -> Any:
+        if type(value) is LazySources:
+            value.settle()  # the serialiser reads the dict storage
+        return handler(value)
 
     # ----------------------------------------------------------------- helpers
     def semantic(self) -> dict[str, Any]:

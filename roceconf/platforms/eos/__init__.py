@@ -27,7 +27,7 @@ from netutils.interface import canonical_interface_name
 
 from roceconf.names import RangeError, compress_interfaces, expand_interfaces
 from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform, negate_stale_lines
-from roceconf.state import DeviceState, Ecn, Interface, Source
+from roceconf.state import DeviceState, Ecn, Interface, LazySources, Source
 from roceconf.units import expand_ints
 
 NAME = "eos"
@@ -213,7 +213,7 @@ class _Parser:
         self.dscp: dict[str, int] = {}
         self.wd: dict[str, Any] = {}
         self.warnings: list[dict[str, Any]] = []
-        self.sources: dict[str, Source] = {}
+        self.sources: dict[str, Source] = {}  # a LazySources once a port inherits a profile (from_profile)
         self.profiles: dict[str, _Block] = {}
         self.interfaces: dict[str, _Block] = {}
         self.all_off: tuple[int, str] | None = None
@@ -224,6 +224,8 @@ class _Parser:
         self.shared: dict[tuple, Any] = {}
         #: equal for two ports the profile fast path gave equal settings (validated once)
         self.port_keys: dict[str, tuple] = {}
+        #: ports whose sources are one lazy group (``from_profile``)
+        self.grouped: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
     def warn(self, msg: str, line: int | None, code: str = _WARN_PARSE) -> None:
@@ -239,14 +241,14 @@ class _Parser:
             s = raw.strip()
             if not s or s[0] == "!":
                 continue
-            indent = len(raw) - len(raw.lstrip())
             try:
-                if indent == 0:
+                if not raw[0].isspace():  # indent 0 (isspace: what strip() removes)
                     queues, skip_queue, queue_indent = None, False, -1
                     blocks = self.top_line(s, n)
                     continue
                 if blocks is None:
                     continue
+                indent = len(raw) - len(raw.lstrip())
                 if queue_indent >= 0:
                     if indent > queue_indent:
                         if not skip_queue and queues is not None:
@@ -272,6 +274,16 @@ class _Parser:
 
     # ------------------------------------------------------------------ top level
     def top_line(self, s: str, n: int) -> list[_Block] | None:
+        if s[:18] == "interface Ethernet" and (num := s[18:]).isdigit() and num.isascii():
+            # one plain port (most lines of a running-config): what top_line_general makes of it
+            name = s[10:]
+            blk = self.interfaces.get(name)
+            if blk is None:
+                blk = self.interfaces[name] = _Block(n, s)
+            return [blk]
+        return self.top_line_general(s, n)
+
+    def top_line_general(self, s: str, n: int) -> list[_Block] | None:
         toks = s.split()
         t0 = toks[0]
         if t0 == "interface":
@@ -327,9 +339,14 @@ class _Parser:
                 dscps = [int(d) for tok in toks[3:to] for d in _expand(tok)]
                 if not dscps or not 0 <= tc <= 7 or any(not 0 <= d <= 63 for d in dscps):
                     raise ValueError("DSCP 0-63 and traffic class 0-7 expected")
+                sources, src = self.sources, Source.of([n], s)  # one Source per line (replaced, never modified)
                 for d in dscps:
                     self.dscp[str(d)] = tc
-                    _at(self.sources, f"dscp_to_tc.{d}", (n,), s)
+                    key = f"dscp_to_tc.{d}"
+                    if key in sources:
+                        _at(sources, key, (n,), s)
+                    else:
+                        sources[key] = src
                 return
             if kind == "traffic-class" and target == "tx-queue":
                 q = int(toks[to + 2])
@@ -569,7 +586,8 @@ class _Parser:
             itf = self.effective(name, blk, prof)
             if itf is not None:
                 interfaces[name] = itf
-                self.sources[f"interfaces.{name}"] = self.source((blk.line,), blk.text)
+                if name not in self.grouped:
+                    self.sources[f"interfaces.{name}"] = self.source((blk.line,), blk.text)
         for pname, prof in self.profiles.items():
             if pname not in used:
                 self.warn(
@@ -602,7 +620,7 @@ class _Parser:
             if model is None:
                 models[name] = first[key] = Interface.model_validate(itf)
             else:
-                models[name] = model.model_copy()
+                models[name] = _copy_port(model)
         return DeviceState.model_validate(
             {
                 "platform": NAME,
@@ -622,49 +640,41 @@ class _Parser:
         return self.merge(name, blk, prof)
 
     def from_profile(self, name: str, blk: _Block, prof: _Block, attach_line: int) -> dict[str, Any] | None:
-        """Fast path (the common case): the port only attaches a profile, plus MTU / flow control."""
+        """Fast path (the common case): the port only attaches a profile, plus MTU / flow control.
+
+        Its sources are registered as one lazy group (``LazySources.inherit``): the profile's entries (one
+        table per profile, shared by its ports; lines: the profile line and the attach line), then the
+        port's own ``.mtu``, ``.link_pause`` and the port entry itself, in the order the eager form wrote
+        them. Source objects are built only for the entries that are looked at."""
         view = self.views.get(id(prof))
         if view is None:
             scratch = _Parser("")
             fields = scratch.merge("", _Block(0, ""), prof)
-            suffixes = [
-                (path[len("interfaces.") :], v.lines, v.text) for path, v in scratch.sources.items()
-            ]
+            suffixes = tuple(
+                (path[len("interfaces.") :], tuple(v.lines), v.text) for path, v in scratch.sources.items()
+            )
             view = self.views[id(prof)] = (fields, suffixes)
         fields, suffixes = view
-        sources = self.sources
-        base = f"interfaces.{name}"
-        key = (id(prof), attach_line)
-        shared = self.shared.get(key)
-        if shared is None:
-            of = Source.of
-            shared = self.shared[key] = [
-                (
-                    suffix,
-                    of(
-                        ([line, attach_line] if line < attach_line else [attach_line, line])
-                        if len(lines) == 1 and (line := lines[0])
-                        else sorted({*lines, attach_line}),
-                        text,
-                    ),
-                )
-                for suffix, lines, text in suffixes
-            ]
-        for suffix, src in shared:
-            sources[base + suffix] = src
         mtu = pause = None
+        own: list[tuple[str, tuple[int, ...], str]] = []
         if blk.mtu is not None:
             mtu = blk.mtu[0]
-            sources[base + ".mtu"] = self.source((blk.mtu[1],), blk.mtu[2])
+            own.append((".mtu", (blk.mtu[1],), blk.mtu[2]))
         if blk.fc:
-            pause = any(v[0] for v in blk.fc.values())
-            _at(
-                sources, f"{base}.link_pause", [v[1] for v in blk.fc.values()], next(iter(blk.fc.values()))[2]
-            )
+            fc = blk.fc.values()
+            pause = any(v[0] for v in fc)
+            lines = [v[1] for v in fc]
+            own.append((".link_pause", tuple(sorted(set(lines))), next(iter(fc))[2]))
         self.port_keys[name] = (id(view), mtu, pause)
+        if fields is None and mtu is None and pause is None:
+            return None  # nothing stated: no entries (an empty profile has no table either)
+        own.append(("", (blk.line,), blk.text))  # the port itself (finish() leaves it to the group)
+        sources = self.sources
+        if type(sources) is not LazySources:
+            sources = self.sources = LazySources(sources)
+        sources.inherit(f"interfaces.{name}", attach_line, suffixes, tuple(own))
+        self.grouped.add(name)
         if fields is None:
-            if mtu is None and pause is None:
-                return None
             return {"mtu": mtu, "link_pause": pause}
         out = dict(fields)
         out["pfc"] = dict(fields["pfc"])
@@ -747,6 +757,19 @@ class _Parser:
 
 
 _NO_QUEUE: dict[str, _Val] = {}
+_set = object.__setattr__
+
+
+def _copy_port(model: Interface) -> Interface:
+    """``model.model_copy()`` (a distinct Interface sharing the sub-objects) without pydantic's generic
+    ``__copy__`` (copy.copy of each attribute dictionary): the parser's Interface objects have no extra and
+    no private attributes."""
+    new = object.__new__(Interface)
+    _set(new, "__dict__", model.__dict__.copy())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _set(new, "__pydantic_private__", None)
+    return new
 
 
 def _at(sources: dict[str, Source], path: str, lines: tuple[int, ...] | list[int], text: str) -> None:
@@ -802,7 +825,7 @@ def parse_shared(text: str, memo: dict) -> DeviceState:
         if state.hostname == name:  # not a parser failure
             memo[key] = state
         return state
-    sources = dict(base.sources)
+    sources = base.sources.copy()  # a LazySources stays lazy
     sources["hostname"] = Source.of([text.count("\n", 0, start) + 1], line)
     return base.model_copy(
         update={
