@@ -189,10 +189,16 @@ def _top(actual: DeviceState) -> dict[str, Any]:
     return actual.model_dump(mode="json", exclude={*META_FIELDS, "interfaces"})
 
 
+#: field values a port key holds as they are (bool, int, str, None); any other value by its identity
+_PLAIN = frozenset({bool, int, str, type(None)})
+
+
 def _port_key(itf: Interface) -> tuple:
     """Equal for two ports whose settings are the same objects (the ports of one parsed range share their
-    sub-objects): their semantic dictionaries are equal."""
-    return tuple(v if v is None or isinstance(v, int | str) else id(v) for v in itf.__dict__.values())
+    sub-objects): their semantic dictionaries are equal. (`type(v) in _PLAIN`: a set lookup, not an
+    isinstance over a union; a subclass of int or str, which validated fields do not hold, is keyed by
+    identity, which can only split a group, never merge two.)"""
+    return tuple([v if type(v) in _PLAIN else id(v) for v in itf.__dict__.values()])
 
 
 def _walk_state(
@@ -228,7 +234,8 @@ def _walk_state(
                 sub: list[tuple[list[str], Any]] = []
                 res = walked[(id(wi), pk)] = (_walk(wi, hit[1], [], sub), sub)
             ok &= res[0]
-            out.extend(([k, name, *parts], act) for parts, act in res[1])
+            if res[1]:
+                out.extend(([k, name, *parts], act) for parts, act in res[1])
         if ok is False:
             return False
     return ok
