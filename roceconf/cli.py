@@ -64,7 +64,9 @@ def _emit(text: str, output: str | None, color: bool = False) -> None:
         write_report(text, output)
         click.echo(f"wrote {output}", err=True)
     else:
-        click.echo(text, nl=False, color=color or None)
+        # click strips escape sequences from what goes to no terminal, with a regex over the whole text:
+        # a report without any (JSON, YAML, ... escape them) has nothing to strip
+        click.echo(text, nl=False, color=True if color or "\x1b" not in text else None)
 
 
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:

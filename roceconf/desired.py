@@ -165,11 +165,18 @@ def ports_key(dev: DeviceSpec) -> tuple:
     return tuple((p.name, p.speed_gbps, p.role, p.mtu, p.qos, p.rdma_device) for p in dev.ports.values())
 
 
-def shape(dev: DeviceSpec) -> tuple:
+def shape(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
     """Devices with the same settings object (one intent entry, or entries with the same role and profiles)
     and the same ports have one desired state but for the hostname. Ports compare by content, so devices
-    listed one by one (e.g. the output of `roceconf expand`) share it too."""
-    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), ports_key(dev))
+    listed one by one (e.g. the output of `roceconf expand`) share it too. ``ports``: the ports keys of a
+    loop over one fabric, by the id of the ports dictionary (the devices of one intent entry share it, and
+    the fabric keeps it alive)."""
+    if ports is None:
+        return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), ports_key(dev))
+    pk = ports.get(id(dev.ports))
+    if pk is None:
+        pk = ports[id(dev.ports)] = ports_key(dev)
+    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), pk)
 
 
 def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:
@@ -179,17 +186,23 @@ def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:
 
 def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
     """Desired state per device, natural order. Devices of one intent entry share their values."""
-    out: dict[str, DeviceState] = {}
+    return {name: state for name, (state, _) in _desired_shapes(fab, only).items()}
+
+
+def _desired_shapes(fab: Fabric, only: str | None) -> dict[str, tuple[DeviceState, tuple]]:
+    """`desired_states` with each device's `shape` key."""
+    out: dict[str, tuple[DeviceState, tuple]] = {}
     shapes: dict[tuple, DeviceState] = {}  # the fabric holds the keyed objects for the whole loop
+    ports: dict[int, tuple] = {}
     for name in sorted(fab.devices, key=natural_key):
         if only is not None and name != only:
             continue
         dev = fab.devices[name]
-        key = shape(dev)
+        key = shape(dev, ports)
         if key in shapes:
-            out[name] = _renamed(shapes[key], name)
+            out[name] = (_renamed(shapes[key], name), key)
         else:
-            out[name] = shapes[key] = desired_state(dev)
+            out[name] = (shapes.setdefault(key, desired_state(dev)), key)
     return out
 
 
@@ -240,8 +253,7 @@ def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, Device
     with their own hostname that shares the values (read-only, as in `desired_states`)."""
     out: dict[str, DeviceState] = {}
     shapes: dict[tuple, DeviceState] = {}
-    for name, state in desired_states(fab, only).items():
-        key = shape(fab.devices[name])
+    for name, (state, key) in _desired_shapes(fab, only).items():
         if key not in shapes:
             shapes[key] = expressible(state)
         exp = shapes[key]  # a hostname the platform cannot carry stays unset for every device of the shape

@@ -6,11 +6,18 @@ shared fixes) must report what ``audit_device`` reports device by device."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import random
 from pathlib import Path
+
+import pytest
 
 from roceconf import platforms
 from roceconf.desired import desired_states
 from roceconf.drift import audit as audit_mod
+from roceconf.drift import report as report_mod
 from roceconf.intent import load_text
 from roceconf.render import render_state
 
@@ -84,3 +91,82 @@ def test_audit_with_shared_work_reports_what_audit_device_reports(tmp_path: Path
     assert {i["device"] for i in fast[2]["items"]} == {"leaf3"}
     assert {i["device"] for i in fast[4]["items"]} == {"leaf5"}
     assert fast[2]["remediation"] == fast[4]["remediation"]
+
+
+def _shaped_configs(fab, tmp_path: Path) -> None:
+    texts = {n: render_state(st) for n, st in desired_states(fab).items()}
+    for n in ("leaf2", "leaf3", "leaf4"):  # one shape: no-drop lost on every port
+        texts[n] = texts[n].replace("   priority-flow-control priority 3 no-drop\n", "")
+    texts["leaf5"] = texts["leaf5"].replace("   mtu 9214\n", "   mtu 9000\n", 1)
+    texts["leaf6"] = texts["leaf6"].replace("priority 3 no-drop", "priority 4 no-drop")
+    for n, text in texts.items():
+        (tmp_path / f"{n}.cfg").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_json_written_per_shape_is_what_json_dumps_writes(
+    tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The devices of one shape report from one template: their items name their own device and file, and the
+    JSON written from the template (``report._json_by_shape``) is byte for byte the general encoder's. A
+    device whose fix has by-hand notes (they name its file) is reported on its own."""
+    real = audit_mod.remediation
+
+    def with_note(desired, items, is_host, actual=None, running=None):  # type: ignore[no-untyped-def]
+        out = real(desired, items, is_host, actual, running)
+        if "hostname leaf6\n" in (running or ""):
+            out[0] = dataclasses.replace(out[0], manual=[f"remove it by hand ({items[0].location})"])
+        return out
+
+    monkeypatch.setattr(audit_mod, "remediation", with_note)
+    intent = INTENT.replace("leaf[1-6]", "leaf[1-40]")
+    fab = load_text(intent, str(tmp_path / "intent.yml"))
+    _shaped_configs(fab, tmp_path)
+    (tmp_path / "leaf7.cfg").unlink()  # unknown: not read
+    report = audit_mod.audit(fab, configs=tmp_path, workers=workers)
+    by = {d.device: d for d in report.devices}
+    assert by["leaf7"].status == "unknown" and by["leaf6"].status == "drift"
+    assert by["leaf6"].shape is None and by["leaf6"].remediation[0].manual
+    assert by["leaf3"].shape is not None and by["leaf4"].shape is not None
+    assert by["leaf5"].shape is not None and by["leaf5"].shape is not by["leaf4"].shape
+    assert {i.device for i in by["leaf4"].items} == {"leaf4"}
+    assert {i.file for i in by["leaf4"].items} == {str(tmp_path / "leaf4.cfg")}
+    assert all("leaf4" in i.explanation and "\x00" not in i.explanation for i in by["leaf4"].items)
+    assert len(by["leaf4"].items) == 8 and by["leaf4"].items[0].field.endswith("pfc.no_drop")
+    fast = report_mod._json_by_shape(report)
+    assert fast is not None
+    assert fast == json.dumps(report.to_dict(), indent=2) + "\n"
+    assert report_mod.to_json(report) == fast
+    # and what each device reports is what it reports alone
+    ref = audit_mod.audit_device(fab, "leaf4", configs=tmp_path).to_dict()
+    assert {**by["leaf4"].to_dict(), "seconds": 0} == {**ref, "seconds": 0}
+
+
+def test_hostname_lines_are_the_regex_matches() -> None:
+    """``_hostname_lines`` finds with ``str.find`` exactly what ``_HOSTNAME_LINE.finditer`` finds."""
+    from roceconf.platforms.eos import _HOSTNAME_LINE, _hostname_lines
+
+    rnd = random.Random(16)
+    alphabet = ["hostname", " ", "\n", "a", "\r", "\t", "hostnam", "\x0c", "\u2003", "\nhostname"]
+    texts = ["", "hostname", "hostname a", "x\nhostname b\nhostname c d\n", "hostnamex\nhostname\tq\r\n"]
+    texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 14))) for _ in range(20000)]
+    for text in texts:
+        want = [(m.start(), m.end()) for m in _HOSTNAME_LINE.finditer(text)]
+        assert [(m.start(), m.end()) for m in _hostname_lines(text)] == want, repr(text)
+
+
+def test_saved_configs_are_read_as_text_mode_read_them(tmp_path: Path) -> None:
+    """`read_backup`: universal newlines and UTF-8 with replacement as before; what is no regular file
+    (a directory, a FIFO) is "no saved config", without blocking on the FIFO."""
+    from roceconf.drift.collect import CollectError, read_backup
+
+    (tmp_path / "a.cfg").write_bytes(b"hostname a\r\ninterface Ethernet1\r   mtu 9214\n\xff\n")
+    text, path = read_backup(tmp_path, "a", "eos")
+    assert text == (tmp_path / "a.cfg").read_text(encoding="utf-8", errors="replace")
+    assert text == "hostname a\ninterface Ethernet1\n   mtu 9214\n\ufffd\n" and path == tmp_path / "a.cfg"
+    assert read_backup(tmp_path, "a", "eos", tmp_path.resolve()) == (text, path)
+    (tmp_path / "d.cfg").mkdir()
+    os.mkfifo(tmp_path / "f.cfg")
+    for name in ("d", "f", "missing"):
+        with pytest.raises(CollectError, match="no saved config"):
+            read_backup(tmp_path, name, "eos")

@@ -47,6 +47,9 @@ class DeviceResult:
     attempts: int = 0
     seconds: float = 0.0
     actual: DeviceState | None = None
+    #: the `Shape` this result was reported from (the devices of one shape report alike, but for their
+    #: name, file and duration: a report writes them from one template); None when computed on its own
+    shape: Shape | None = field(default=None, repr=False, compare=False)
 
     @property
     def worst(self) -> str | None:
@@ -108,7 +111,8 @@ class DriftReport:
             return 3
         return 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def head(self) -> dict[str, Any]:
+        """`to_dict` up to its devices (which come next, then the baseline)."""
         return {
             "format_version": 1,
             "intent": self.intent,
@@ -116,6 +120,11 @@ class DriftReport:
             "generated_at": self.generated_at,
             "summary": self.counts,
             "exit_code": self.exit_code,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.head(),
             "devices": [d.to_dict() for d in self.devices],
             **({"baseline": self.baseline} if self.baseline is not None else {}),
         }
@@ -148,6 +157,72 @@ def _stated(value: object) -> bool:
     return value not in (None, [])
 
 
+#: what stands for the device's name in a `Shape`'s items (names and paths never hold a NUL character)
+SHAPE_DEVICE = "\x00device\x00"
+
+
+@dataclass(eq=False)
+class Shape:
+    """What every device of one shape reports (the same desired values, a config parsed to the same values
+    by ``Platform.parse_shared``, the same policy): its items with `SHAPE_DEVICE` for the device's name and
+    no file, its status, parse warnings and remediation. ``keep`` holds the objects whose ids make the key."""
+
+    status: Status
+    items: list[DriftItem]
+    parse_warnings: list[dict[str, Any]]
+    remediation: list[Remediation]
+    keep: tuple[Any, ...]
+
+    def result(self, dev: DeviceSpec, source: str, file: str | None, actual: DeviceState) -> DeviceResult:
+        name, new = dev.name, object.__new__
+        items = []
+        for i in self.items:  # DriftItem(name, ..., explanation, file, ...): a copy of the plain dataclass
+            values = i.__dict__.copy()
+            values["device"], values["file"] = name, file
+            values["explanation"] = i.explanation.replace(SHAPE_DEVICE, name)
+            item = new(DriftItem)
+            item.__dict__ = values
+            items.append(item)
+        return DeviceResult(
+            dev.name,
+            dev.platform,
+            self.status,
+            source,
+            items=items,
+            parse_warnings=list(self.parse_warnings),
+            remediation=list(self.remediation),
+            actual=actual,
+            shape=self,
+        )
+
+
+def _shape_key(
+    dev: DeviceSpec, desired: DeviceState, actual: DeviceState, want: dict[str, Any], policy: Policy
+) -> tuple:
+    """Equal for two devices that report alike but for their name, file and duration: the same wanted and
+    desired values (the same objects: one intent entry), actual states sharing their values (the same
+    objects: texts equal outside their hostname line) and the same policy. A host's fix renders its
+    hostname: hosts are keyed by it (they never share)."""
+    d, a = desired, actual
+    return (
+        dev.platform,
+        dev.is_host,
+        d.hostname if dev.is_host else None,
+        policy,
+        id(want),
+        id(d.interfaces),
+        id(d.dscp_to_tc),
+        id(d.pfc_watchdog),
+        id(d.ecmp),
+        id(d.hints),
+        id(a.interfaces),
+        id(a.dscp_to_tc),
+        id(a.pfc_watchdog),
+        id(a.ecmp),
+        tuple(map(id, a.warnings)),
+    )
+
+
 def evaluate(
     dev: DeviceSpec,
     desired: DeviceState,
@@ -168,6 +243,13 @@ def evaluate(
         actual = plat.parse_shared(text, per)
     else:
         actual = plat.parse(text)
+    policy = policy_for(dev)
+    shapes, key = _SHAPES, None
+    if shared and shapes is not None and want is not None:
+        key = _shape_key(dev, desired, actual, want, policy)
+        hit = shapes.get(key)
+        if hit is not None:  # the first device of the shape was found to have RoCE content
+            return hit.result(dev, source, file, actual)
     warnings = [{"line": w.line, "message": w.message, "code": w.code} for w in actual.warnings]
     if not _has_content(actual) and _has_content(desired):
         first = "; ".join(w["message"] for w in warnings[:2])
@@ -181,8 +263,7 @@ def evaluate(
             parse_warnings=warnings,
             actual=actual,
         )
-    items = compare(desired, actual, policy_for(dev), dev.name, file, want=want, shared=shared)
-    items = [i for i in items if i.severity != "info"] + [i for i in items if i.severity == "info"]
+    items = _ranked(compare(desired, actual, policy, dev.name, file, want=want, shared=shared))
     blocking = [i for i in items if i.severity != "info"]
     res = DeviceResult(
         dev.name,
@@ -195,7 +276,22 @@ def evaluate(
     )
     if blocking:
         res.remediation = remediation(desired, blocking, dev.is_host, actual, text)
+    if key is not None and shapes is not None and not any(r.manual for r in res.remediation):
+        # by-hand notes name the device's file: those devices are reported one by one
+        assert want is not None
+        tmpl = _ranked(compare(desired, actual, policy, SHAPE_DEVICE, None, want=want, shared=shared))
+        shape = Shape(res.status, tmpl, warnings, res.remediation, (desired, actual, want))
+        if shape.result(dev, source, file, actual).to_dict() == res.to_dict():
+            if len(shapes) >= _MEMO_SIZE:  # devices of one shape come one after the other: keep the newest
+                del shapes[next(iter(shapes))]
+            shapes[key] = shape
+            res.shape = shape
     return res
+
+
+def _ranked(items: list[DriftItem]) -> list[DriftItem]:
+    """Blocking items first (most harmful first, as `compare` ranks them), then the informational ones."""
+    return [i for i in items if i.severity != "info"] + [i for i in items if i.severity == "info"]
 
 
 def audit_device(
@@ -210,17 +306,19 @@ def audit_device(
     source: str = "",
     desired: DeviceState | None = None,
     want: dict[str, Any] | None = None,
+    root: Path | None = None,
 ) -> DeviceResult:
     """Audit one device of the fabric, live (target) or from a saved config (configs). Never raises for
     device problems: they come back as status ``unknown`` with the reason. `desired` is the device's
-    ``expressible(desired_state(dev))`` and `want` its ``wanted()`` when the caller has them already."""
+    ``expressible(desired_state(dev))`` and `want` its ``wanted()`` when the caller has them already;
+    `root` the configs directory resolved."""
     dev = fab.devices[name]
     if desired is None:
         desired = expressible(desired_state(dev))
     t0 = time.monotonic()
     try:
         if configs is not None:
-            text, path = read_backup(configs, name, dev.platform)
+            text, path = read_backup(configs, name, dev.platform, root)
             res = evaluate(dev, desired, text, str(path), str(path), want)
             res.attempts = 1
         else:
@@ -269,8 +367,11 @@ def audit(fab: Fabric, *, configs: str | Path | None = None, **kwargs: Any) -> D
 
 #: parse memos of the running audit, per platform (see ``Platform.parse_shared``); None outside an audit
 _PARSED: dict[str, dict] | None = None
-#: the most texts a parse memo keeps per platform (each keeps its parsed state alive)
+#: the most texts a parse memo keeps per platform (each keeps its parsed state alive), and shapes the
+#: audit keeps
 _MEMO_SIZE = 64
+#: the shapes of the running audit (see ``Shape``); None outside one
+_SHAPES: dict[tuple, Shape] | None = None
 
 
 @contextmanager
@@ -279,13 +380,14 @@ def shared_work() -> Iterator[None]:
     platform knows is identity (the hostname) are parsed, compared and given their fix once; each device
     still gets its own items, lines and report. The parsed states and items of such devices share their
     read-only values."""
-    global _PARSED
+    global _PARSED, _SHAPES
     prev, _PARSED = _PARSED, {}
+    prev_shapes, _SHAPES = _SHAPES, {}
     try:
         with shared_fixes(), shared_compares():
             yield
     finally:
-        _PARSED = prev
+        _PARSED, _SHAPES = prev, prev_shapes
 
 
 def _audit(
@@ -334,9 +436,11 @@ def _audit(
             wants[key] = wanted(desired[n])
         want[n] = wants[key]
 
+    root = Path(configs).resolve() if configs is not None else None
+
     def one(name: str) -> DeviceResult:
         if configs is not None:
-            return audit_device(fab, name, configs=configs, desired=desired[name], want=want[name])
+            return audit_device(fab, name, configs=configs, desired=desired[name], want=want[name], root=root)
         return audit_device(
             fab,
             name,

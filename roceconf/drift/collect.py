@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import base64
 import logging
+import os
 import shlex
 import socket
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -305,21 +307,39 @@ def read_with_retries(
 
 
 # --------------------------------------------------------------------------------------------- offline
-def read_backup(directory: str | Path, device: str, platform: str) -> tuple[str, Path]:
-    """A saved running config named the way `roceconf render` names its output: DIR/<device>.<ext>."""
+def read_backup(
+    directory: str | Path, device: str, platform: str, root: Path | None = None
+) -> tuple[str, Path]:
+    """A saved running config named the way `roceconf render` names its output: DIR/<device>.<ext>
+    (``root``: DIR resolved, when the caller reads many)."""
     from roceconf.outdir import contained
 
     ext = platforms.get(platform).extension
     try:
-        p = contained(directory, f"{device}.{ext}")
+        p = contained(directory, f"{device}.{ext}", root)
     except OSError as e:
         raise CollectError(e.strerror or str(e), retry=False) from None
-    if not p.is_file():
-        raise CollectError(f"no saved config {p.name} in {directory}", retry=False)
+    missing = CollectError(f"no saved config {p.name} in {directory}", retry=False)
     try:
-        return p.read_text(encoding="utf-8", errors="replace"), p
+        # non-blocking: a FIFO planted under the name must not hang the audit (it is no regular file)
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        raise missing from None
     except OSError as e:
         raise CollectError(f"cannot read {p}: {e.strerror}", retry=False) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise missing
+        with open(fd, "rb", closefd=False) as f:
+            data = f.read()
+    except OSError as e:
+        raise CollectError(f"cannot read {p}: {e.strerror}", retry=False) from None
+    finally:
+        os.close(fd)
+    text = data.decode("utf-8", errors="replace")
+    if "\r" in text:  # what text mode reads (universal newlines)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, p
 
 
 # --------------------------------------------------------------------------------------------- state

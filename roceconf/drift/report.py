@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any, Literal
 from xml.etree import ElementTree as ET
 
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from rich.console import Console
 from rich.table import Table
 
-from roceconf.drift.audit import DriftReport
+from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
@@ -114,6 +115,9 @@ def report_json_schema() -> dict[str, Any]:
 
 
 def to_json(report: DriftReport) -> str:
+    fast = _json_by_shape(report)
+    if fast is not None:
+        return fast
     data = report.to_dict()
     ReportModel.model_validate(data)  # the output always matches its published schema
     if _native(data):
@@ -142,6 +146,127 @@ def _native(data: dict[str, Any]) -> bool:
 
 
 _SCALAR = frozenset({type(None), str, int, bool})
+
+#: what stands for a device's file, source and duration in a shape's JSON (see `_json_by_shape`)
+_FILE, _SOURCE, _SECONDS = "\x00file\x00", "\x00source\x00", "\x00seconds\x00"
+
+
+class _Slow(Exception):
+    """This report needs the general encoder (`json.dumps`)."""
+
+
+def _json_by_shape(report: DriftReport) -> str | None:
+    """`to_json`'s text, written per shape: the devices of one shape (``DeviceResult.shape``) report alike
+    but for their name, file, source and duration, so their JSON is written once with placeholders, checked
+    against the first device's own JSON, and filled in for the others. The schema check runs on the head
+    and on one device of each shape (the others differ only by strings and a float, which keep their
+    types). None when the report needs the general path (a baseline, values only `json.dumps` writes)."""
+    if report.baseline is not None or not report.devices:
+        return None
+    head = report.head()
+    ReportModel.model_validate({**head, "devices": []})
+    text = _encode({**head, "devices": [None]})
+    tail = '"devices": [\n    null\n  ]\n}'
+    if not text.endswith(tail):
+        return None
+    blocks: list[str] = []
+    shapes: dict[int, tuple[list[str], list[int]] | None] = {}
+    try:
+        for dev in report.devices:
+            sec = round(dev.seconds, 3)
+            if not (sec == 0 or 1e-4 <= sec < 1e15):
+                return None
+            shape = dev.shape
+            parts = None
+            if shape is not None:
+                if id(shape) not in shapes:
+                    shapes[id(shape)] = _template(dev)
+                parts = shapes[id(shape)]
+            if parts is None:
+                blocks.append(_device_json(dev.to_dict()))
+                continue
+            blocks.append(_fill(parts, dev))
+    except _Slow:
+        return None
+    pieces = [text[: -len(tail)], '"devices": [\n    ']
+    for block in blocks:
+        pieces += (block, ",\n    ")
+    pieces[-1] = "\n  ]\n}\n"
+    return "".join(pieces)  # one copy of a text that can be megabytes
+
+
+def _encode(value: Any) -> str:
+    text = pydantic_core.to_json(value, indent=2).decode()
+    if not text.isascii():  # json.dumps escapes other characters (ensure_ascii)
+        raise _Slow
+    return text
+
+
+def _escaped(s: str) -> str:
+    """A string as it stands between the quotes of the JSON text."""
+    return _encode(s)[1:-1]
+
+
+def _device_json(data: dict[str, Any]) -> str:
+    """One device's JSON as it stands in the report's list (indented two levels), schema-checked."""
+    DeviceModel.model_validate(data)
+    for it in data["items"]:
+        e, a = it["expected"], it["actual"]
+        if not ((type(e) in _SCALAR or _plain(e)) and (type(a) in _SCALAR or _plain(a))):
+            raise _Slow
+    return _encode(data).replace("\n", "\n    ")  # JSON strings hold no raw line break
+
+
+def _template(dev: DeviceResult) -> tuple[list[str], list[int]] | None:
+    """The JSON of `dev`'s shape split at its placeholders for the device's name, file, source and duration
+    (their NUL characters stand nowhere else: the encoder writes a NUL of a value as an escape), or None
+    when filling it in does not give `dev`'s own JSON back (then each device is written alone)."""
+    shape = dev.shape
+    assert shape is not None
+    own = dev.to_dict()
+    real = _device_json(own)
+    if len({i.file for i in dev.items}) > 1:
+        return None
+    data = dict(own)
+    data["device"], data["source"], data["seconds"] = SHAPE_DEVICE, _SOURCE, _SECONDS
+    data["items"] = [
+        {
+            **it,
+            "device": SHAPE_DEVICE,
+            "file": None if it["file"] is None else _FILE,
+            "explanation": t.explanation,
+        }
+        for it, t in zip(own["items"], shape.items, strict=True)
+    ]
+    raw = _encode(data).replace("\n", "\n    ")
+    # the placeholders as the encoder wrote them: inside strings, and the duration as a whole string
+    # the placeholders as the encoder wrote them: inside strings, and the duration as a whole string
+    raw = raw.replace(f'"{_escaped(_SECONDS)}"', _SECONDS)
+    for p in (SHAPE_DEVICE, _FILE, _SOURCE):
+        raw = raw.replace(_escaped(p), p)
+    parts = _PLACEHOLDER.split(raw)  # text, placeholder, text, ...: a value goes into every odd slot
+    template = (parts, [_SLOTS.index(p) for p in parts[1::2]])
+    return template if _fill(template, dev) == real else None
+
+
+#: the placeholders of a shape's JSON, in the order `_fill` passes their values
+_SLOTS = (SHAPE_DEVICE, _FILE, _SOURCE, _SECONDS)
+_PLACEHOLDER = re.compile("(" + "|".join(map(re.escape, _SLOTS)) + ")")
+
+
+def _fill(template: tuple[list[str], list[int]], dev: DeviceResult) -> str:
+    """A shape's JSON with `dev`'s values (a few C-level list operations: the text is tens of kB)."""
+    parts, slots = template
+    file = dev.items[0].file if dev.items else None
+    values = (
+        _escaped(dev.device),
+        "" if file is None else _escaped(file),
+        _escaped(dev.source),
+        _encode(round(dev.seconds, 3)),
+    )
+    out = parts.copy()
+    out[1::2] = map(values.__getitem__, slots)
+    return "".join(out)
 
 
 def _plain(v: Any) -> bool:

@@ -799,6 +799,21 @@ def parse(text: str) -> DeviceState:
         return st
 
 
+def _hostname_lines(text: str) -> list[re.Match[str]]:
+    """``list(_HOSTNAME_LINE.finditer(text))``, the candidates found by ``str.find`` (the regex engine would
+    try every position of the text; ``^`` matches at the start and after each line break)."""
+    out = []
+    nxt = text.find("\nhostname")
+    at = 0 if text.startswith("hostname") else nxt + 1 if nxt >= 0 else -1
+    while at >= 0:
+        m = _HOSTNAME_LINE.match(text, at)
+        if m is not None:
+            out.append(m)
+        nxt = text.find("\nhostname", at if m is None else m.end())
+        at = nxt + 1 if nxt >= 0 else -1
+    return out
+
+
 def parse_shared(text: str, memo: dict) -> DeviceState:
     """``parse(text)`` for the configs of one audit, sharing the work between devices that differ only by
     their hostname (the leaves of one intent entry).
@@ -812,7 +827,7 @@ def parse_shared(text: str, memo: dict) -> DeviceState:
     if not isinstance(text, str):
         return parse(text)
     found = [
-        (m, toks) for m in _HOSTNAME_LINE.finditer(text) if len(toks := m.group().split()) == 2
+        (m, toks) for m in _hostname_lines(text) if len(toks := m.group().split()) == 2
     ]  # the lines top_line reads as a hostname (split on "\n" like the parser: `.` matches "\r")
     if len(found) != 1 or found[0][1][0] != "hostname":
         return parse(text)  # none, or several (the parse merges them)
