@@ -17,7 +17,10 @@ not call, so each round parses and walks the whole config again. Interleaved in 
 ratio = peer time / roceconf time (>= 1.0: roceconf is no slower). Then end to end: `roceconf drift INTENT
 --configs DIR --workers 1` over 200 such leaves (roceconf's own renders; once one port's MTU changed on every
 leaf, once no-drop lost on every port of every leaf), per device with start-up excluded (the same command on
-one device is subtracted), vs `feature_compliance` over the same 200 intended/actual pairs.
+one device is subtracted), vs `feature_compliance` over the same 200 intended/actual pairs. There the audit
+shares what the leaves of one intent entry have in common: one parse per config equal outside its hostname
+line, and one report per shape (`roceconf.drift.audit.Shape`: the items with a placeholder for the device's
+name, the fix, the JSON written once and filled in with each device's name, file and duration).
 
 Run: .venv/bin/python bench/bench_drift_peer.py [--repeat N]
 """
