@@ -173,6 +173,10 @@ class Shape:
     remediation: list[Remediation]
     keep: tuple[Any, ...]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # what travels back from a worker process: not the states kept for the key (a report needs none)
+        return {**self.__dict__, "keep": ()}
+
     def result(self, dev: DeviceSpec, source: str, file: str | None, actual: DeviceState) -> DeviceResult:
         name, new = dev.name, object.__new__
         items = []
