@@ -47,9 +47,10 @@ def render_fabric(fab: Fabric, device: str | None = None) -> dict[str, str]:
         )
     out: dict[str, str] = {}
     shapes = ShapeRenderer()  # the devices of one intent entry differ only by hostname
+    ports: dict[int, tuple] = {}  # the fabric keeps the ports dictionaries alive for the loop
     for name, state in desired_states(fab, only=device).items():
         dev = fab.devices[name]
-        out[output_name(name, dev.platform)] = shapes.render(shape(dev), state)
+        out[output_name(name, dev.platform)] = shapes.render(shape(dev, ports), state)
     return out
 
 

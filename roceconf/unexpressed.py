@@ -190,22 +190,23 @@ def _losses(dev: DeviceSpec) -> list[tuple[Loss, str]]:
     return list(merged.values())
 
 
-def _group_key(dev: DeviceSpec) -> tuple:
+def _group_key(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
     # Devices with one settings object and equal ports (one intent entry, or devices listed one by one as
     # `roceconf expand` writes them) lose the same values: render one of them (desired.shape).
-    return shape(dev)
+    return shape(dev, ports)
 
 
 def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
     """device name -> its losses (only devices that have any). One render per group of identical devices."""
     cache: dict[tuple, tuple[DeviceSpec, list[tuple[Loss, str]]]] = {}
     out: dict[str, list[Loss]] = {}
+    ports: dict[int, tuple] = {}  # the fabric keeps the ports dictionaries alive for the loop
     for name, dev in fab.devices.items():
         try:
             platforms.get(dev.platform)
         except (KeyError, ImportError):
             continue
-        key = _group_key(dev)
+        key = _group_key(dev, ports)
         if key not in cache:
             cache[key] = (dev, _losses(dev))
         first, found = cache[key]
