@@ -6,6 +6,9 @@ Ethernet5):
   per-interface   every port states its own QoS (trust, PFC, queues) in its interface stanza
   1,500 lines     the profile form plus the usual non-RoCE bulk (bench_parse.py's running-config)
   profile-form    a running-config of roceconf's render: one qos profile, per-port `service-profile`
+                  (each port inherits ~15 profile fields; the EOS parser records their source lines as
+                  one lazy group per port, `roceconf.state.LazySources`: a Source object is built only
+                  when a drift item looks its line up, or when the whole state is dumped)
 
 roceconf's cost per device is what `roceconf drift` spends on it: parse the actual config and compare it with
 the desired state (built once per shape of identical devices, as an audit does: `wanted()` is not repeated
