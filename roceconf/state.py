@@ -154,7 +154,7 @@ _MISS = object()
 _SETTLE = threading.RLock()
 
 
-class LazySources(dict):  # type: ignore[type-arg]
+class LazySources(dict[str, Source]):
     """``DeviceState.sources`` whose per-port inherited entries are built only when looked at.
 
     A parser that gives many ports the settings of one shared block (an EOS ``qos profile`` attached with
