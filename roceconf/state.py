@@ -184,9 +184,10 @@ class LazySources(dict[str, Source]):
 
     # --------------------------------------------------------------- building (parsers)
     def inherit(self, base: str, attach: int, table: tuple[Inherited, ...], own: tuple[Own, ...] = ()) -> None:
-        """Register the entries ``base + suffix`` of one port; no entry under ``base`` may exist yet."""
-        if base in self._groups:
-            self.settle()
+        """Register the entries ``base + suffix`` of one port; no entry under ``base`` may exist yet (a parser
+        registers a port once, before writing anything under it)."""
+        if base in self._groups or dict.__contains__(self, base):
+            raise ValueError(f"sources of {base!r} are already recorded")
         self._groups[base] = (dict.__len__(self), attach, table, own)
 
     # --------------------------------------------------------------- materialising

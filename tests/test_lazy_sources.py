@@ -136,3 +136,13 @@ def test_readers_in_other_threads_never_see_a_half_settled_mapping() -> None:
         for t in threads:
             t.join()
         assert not bad
+
+
+def test_a_port_is_registered_once() -> None:
+    s = lazy()
+    with pytest.raises(ValueError, match="already recorded"):
+        s.inherit("interfaces.E1", 50, TABLE)
+    dict.__setitem__(s, "interfaces.E9", Source.of([60], "interface E9"))
+    with pytest.raises(ValueError, match="already recorded"):
+        s.inherit("interfaces.E9", 61, TABLE)
+    assert list(s.items()) == [*eager().items(), ("interfaces.E9", Source.of([60], "interface E9"))]
