@@ -19,8 +19,9 @@ not call, so each round parses and walks the whole config again. Interleaved in 
 `--repeat` rounds;
 ratio = peer time / roceconf time (>= 1.0: roceconf is no slower). Then end to end: `roceconf drift INTENT
 --configs DIR --workers 1` over 200 such leaves (roceconf's own renders; once one port's MTU changed on every
-leaf, once no-drop lost on every port of every leaf), per device with start-up excluded (the same command on
-one device is subtracted; the best of `--rounds` runs of each), vs `feature_compliance` over the same 200 intended/actual pairs. There the audit
+leaf, once no-drop lost on every port of every leaf), per device with start-up excluded (each run's CPU time is taken from the command's
+main() on, in a fresh process; the same command on one device is subtracted; the best of `--rounds` runs
+of each), vs `feature_compliance` over the same 200 intended/actual pairs. There the audit
 shares what the leaves of one intent entry have in common: one parse per config equal outside its hostname
 line, and one report per shape (`roceconf.drift.audit.Shape`: the items with a placeholder for the device's
 name, the fix, the JSON written once and filled in with each device's name, file and duration).
@@ -159,7 +160,7 @@ devices:
 """
 
 
-def end_to_end(rounds: int = 5) -> list[tuple[str, float]]:
+def end_to_end(rounds: int = 7) -> list[tuple[str, float]]:
     from netutils.config.compliance import feature_compliance
 
     from roceconf.compile import load_valid, render_fabric
@@ -193,16 +194,28 @@ def end_to_end(rounds: int = 5) -> list[tuple[str, float]]:
                 (cfg / f"{name}.cfg").write_text(actual[f"{name}.cfg"], encoding="utf-8")
 
             def drift(*extra: str, cfg: Path = cfg) -> float:
-                cmd = [sys.executable, "-m", "roceconf.cli", "drift", str(intent), "--configs", str(cfg)]
-                cmd += ["--workers", "1", "--format", "json", *extra]
-                ru0 = os.times()
-                proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
-                ru1 = os.times()
-                assert proc.returncode == 1, proc.stderr[-500:]
-                return (ru1.children_user + ru1.children_system) - (ru0.children_user + ru0.children_system)
+                """CPU seconds of the command in a fresh process, from its main() on (the interpreter's
+                start and the imports are start-up whatever the fabric: left out rather than subtracted,
+                so that their noise does not swamp tens of ms)."""
+                argv = ["drift", str(intent), "--configs", str(cfg), "--workers", "1", "--format", "json"]
+                r, w = os.pipe()
+                proc = subprocess.run(
+                    [sys.executable, __file__, "--child", *argv, *extra],
+                    cwd=ROOT,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    pass_fds=(w,),
+                    env=dict(os.environ, ROCECONF_BENCH_FD=str(w)),
+                )
+                os.close(w)
+                with os.fdopen(r) as fh:
+                    rc, cpu = fh.read().split()
+                assert rc == "1" and proc.stdout.startswith("{"), proc.stderr[-500:]
+                return float(cpu)
 
             # best of `rounds` on both sides: noise (another process, a cold cache) only adds CPU time, and
-            # the per-device difference (tens of ms over 200 leaves) is small beside an interpreter's start
+            # the per-device difference (tens of ms over 200 leaves) is small beside the rest of a run
             all_, one, peers = [], [], []
             for _ in range(rounds):
                 all_.append(drift())
@@ -223,10 +236,29 @@ def end_to_end(rounds: int = 5) -> list[tuple[str, float]]:
     return out
 
 
+def child(argv: list[str]) -> int:
+    """`roceconf ARGV` in this process (its output as the command writes it); the exit status and the CPU
+    seconds from main() on go to the descriptor ROCECONF_BENCH_FD."""
+    from roceconf.cli import main as cli
+
+    t = time.process_time()
+    rc = 0
+    try:
+        cli.main(argv, prog_name="roceconf", standalone_mode=False)
+    except SystemExit as e:
+        rc = int(e.code or 0)
+    sys.stdout.flush()
+    cpu = time.process_time() - t
+    os.write(int(os.environ["ROCECONF_BENCH_FD"]), f"{rc} {cpu}\n".encode())
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--child"]:
+        return child(sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--rounds", type=int, default=5, help="end-to-end runs per side (the best counts)")
+    ap.add_argument("--rounds", type=int, default=7, help="end-to-end runs per side (the best counts)")
     args = ap.parse_args()
     print(
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; times are CPU seconds (process_time)"

@@ -181,7 +181,7 @@ def shape(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
 
 def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:
     """`state` for another device of the same shape (shares the read-only values, fresh meta data)."""
-    return state.model_copy(update={"hostname": hostname, "warnings": [], "sources": {}, "defaults": []})
+    return state.renamed(hostname=hostname, warnings=[], sources={}, defaults=[])
 
 
 def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:

@@ -51,11 +51,38 @@ class DeviceResult:
     #: name, file and duration: a report writes them from one template); None when computed on its own
     shape: Shape | None = field(default=None, repr=False, compare=False)
 
+    def __getattr__(self, name: str) -> Any:
+        # the items of a result reported from its shape are built when first asked for: a report written
+        # from the shape's template needs none of them (thousands of devices, dozens of items each)
+        lazy = self.__dict__.get("_lazy_items") if name == "items" else None
+        if lazy is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        shape, file = lazy
+        items = self.__dict__["items"] = shape.items_for(self.device, file)
+        del self.__dict__["_lazy_items"]
+        return items
+
+    @property
+    def ranked(self) -> list[DriftItem]:
+        """The items, or while they are not built the shape's: the same severities, features and fields
+        in the same order (only the device's name and file differ)."""
+        lazy = self.__dict__.get("_lazy_items")
+        return lazy[0].items if lazy is not None else self.items
+
+    @property
+    def items_file(self) -> str | None:
+        """The file the items name (one per device)."""
+        lazy = self.__dict__.get("_lazy_items")
+        if lazy is not None:
+            return lazy[1]
+        return self.items[0].file if self.items else None
+
     @property
     def worst(self) -> str | None:
-        if not self.items:
+        items = self.ranked
+        if not items:
             return None
-        return min((i.severity for i in self.items), key=SEVERITY_RANK.__getitem__)
+        return min((i.severity for i in items), key=SEVERITY_RANK.__getitem__)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,7 +122,7 @@ class DriftReport:
         }
         for d in self.devices:
             c[d.status] += 1
-            for i in d.items:
+            for i in d.ranked:
                 c[i.severity] += 1
         return c
 
@@ -177,27 +204,35 @@ class Shape:
         # what travels back from a worker process: not the states kept for the key (a report needs none)
         return {**self.__dict__, "keep": ()}
 
-    def result(self, dev: DeviceSpec, source: str, file: str | None, actual: DeviceState) -> DeviceResult:
-        name, new = dev.name, object.__new__
+    def items_for(self, device: str, file: str | None) -> list[DriftItem]:
+        """The items as `device` reports them from `file`."""
+        new = object.__new__
         items = []
-        for i in self.items:  # DriftItem(name, ..., explanation, file, ...): a copy of the plain dataclass
+        for i in self.items:  # DriftItem(device, ..., explanation, file, ...): a copy of the plain dataclass
             values = i.__dict__.copy()
-            values["device"], values["file"] = name, file
-            values["explanation"] = i.explanation.replace(SHAPE_DEVICE, name)
+            values["device"], values["file"] = device, file
+            values["explanation"] = i.explanation.replace(SHAPE_DEVICE, device)
             item = new(DriftItem)
             item.__dict__ = values
             items.append(item)
-        return DeviceResult(
+        return items
+
+    def result(self, dev: DeviceSpec, source: str, file: str | None, actual: DeviceState) -> DeviceResult:
+        """`dev`'s result; its items are built when first asked for (``DeviceResult.items``)."""
+        res = DeviceResult(
             dev.name,
             dev.platform,
             self.status,
             source,
-            items=items,
             parse_warnings=list(self.parse_warnings),
             remediation=list(self.remediation),
             actual=actual,
             shape=self,
         )
+        if self.items:
+            del res.__dict__["items"]
+            res.__dict__["_lazy_items"] = (self, file)
+        return res
 
 
 def _shape_key(
@@ -285,7 +320,7 @@ def evaluate(
         assert want is not None
         tmpl = _ranked(compare(desired, actual, policy, SHAPE_DEVICE, None, want=want, shared=shared))
         shape = Shape(res.status, tmpl, warnings, res.remediation, (desired, actual, want))
-        if shape.result(dev, source, file, actual).to_dict() == res.to_dict():
+        if shape.result(dev, source, file, actual).to_dict() == res.to_dict():  # builds its items
             if len(shapes) >= _MEMO_SIZE:  # devices of one shape come one after the other: keep the newest
                 del shapes[next(iter(shapes))]
             shapes[key] = shape
@@ -354,7 +389,7 @@ def audit_device(
         res.status,
         res.attempts,
         res.seconds,
-        f" ({res.reason})" if res.reason else f", {len(res.items)} drift item(s)",
+        f" ({res.reason})" if res.reason else f", {len(res.ranked)} drift item(s)",
     )
     return res
 
@@ -602,7 +637,8 @@ def _audit_processes(
 
 def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int], None]:
     def cb(r: DeviceResult, i: int, n: int) -> None:
-        extra = f" ({r.reason})" if r.reason else (f" ({len(r.items)} item(s))" if r.items else "")
+        n = len(r.ranked)
+        extra = f" ({r.reason})" if r.reason else (f" ({n} item(s))" if n else "")
         print(f"[{i}/{n}] {r.device}: {r.status}{extra}", file=stream, flush=True)
 
     return cb

@@ -225,7 +225,7 @@ def _template(dev: DeviceResult) -> tuple[list[str], list[int]] | None:
     assert shape is not None
     own = dev.to_dict()
     real = _device_json(own)
-    if len({i.file for i in dev.items}) > 1:
+    if len({i.file for i in dev.items}) > 1:  # builds the first device's items (one per shape)
         return None
     data = dict(own)
     data["device"], data["source"], data["seconds"] = SHAPE_DEVICE, _SOURCE, _SECONDS
@@ -257,7 +257,7 @@ _PLACEHOLDER = re.compile("(" + "|".join(map(re.escape, _SLOTS)) + ")")
 def _fill(template: tuple[list[str], list[int]], dev: DeviceResult) -> str:
     """A shape's JSON with `dev`'s values (a few C-level list operations: the text is tens of kB)."""
     parts, slots = template
-    file = dev.items[0].file if dev.items else None
+    file = dev.items_file
     values = (
         _escaped(dev.device),
         "" if file is None else _escaped(file),

@@ -842,14 +842,12 @@ def parse_shared(text: str, memo: dict) -> DeviceState:
         return state
     sources = base.sources.copy()  # a LazySources stays lazy
     sources["hostname"] = Source.of([text.count("\n", 0, start) + 1], line)
-    return base.model_copy(
-        update={
-            "hostname": name,
-            "sources": sources,
-            "warnings": list(base.warnings),
-            "defaults": list(base.defaults),
-            "hints": dict(base.hints),
-        }
+    return base.renamed(
+        hostname=name,
+        sources=sources,
+        warnings=list(base.warnings),
+        defaults=list(base.defaults),
+        hints=dict(base.hints),
     )
 
 
