@@ -637,8 +637,8 @@ def _audit_processes(
 
 def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int], None]:
     def cb(r: DeviceResult, i: int, n: int) -> None:
-        n = len(r.ranked)
-        extra = f" ({r.reason})" if r.reason else (f" ({n} item(s))" if n else "")
+        found = len(r.ranked)
+        extra = f" ({r.reason})" if r.reason else (f" ({found} item(s))" if found else "")
         print(f"[{i}/{n}] {r.device}: {r.status}{extra}", file=stream, flush=True)
 
     return cb
