@@ -19,9 +19,9 @@ not call, so each round parses and walks the whole config again. Interleaved in 
 `--repeat` rounds;
 ratio = peer time / roceconf time (>= 1.0: roceconf is no slower). Then end to end: `roceconf drift INTENT
 --configs DIR --workers 1` over 200 such leaves (roceconf's own renders; once one port's MTU changed on every
-leaf, once no-drop lost on every port of every leaf), per device with start-up excluded (each run's CPU time is taken from the command's
-main() on, in a fresh process; the same command on one device is subtracted; the best of `--rounds` runs
-of each), vs `feature_compliance` over the same 200 intended/actual pairs. There the audit
+leaf, once no-drop lost on every port of every leaf), per device with start-up excluded (each run's CPU time is taken in a fresh process from the
+end of the intent's loading on, which is the same whatever the number of devices audited; the same
+command on one device is subtracted; the best of `--rounds` runs of each), vs `feature_compliance` over the same 200 intended/actual pairs. There the audit
 shares what the leaves of one intent entry have in common: one parse per config equal outside its hostname
 line, and one report per shape (`roceconf.drift.audit.Shape`: the items with a placeholder for the device's
 name, the fix, the JSON written once and filled in with each device's name, file and duration).
@@ -160,7 +160,7 @@ devices:
 """
 
 
-def end_to_end(rounds: int = 7) -> list[tuple[str, float]]:
+def end_to_end(rounds: int = 9) -> list[tuple[str, float]]:
     from netutils.config.compliance import feature_compliance
 
     from roceconf.compile import load_valid, render_fabric
@@ -194,9 +194,10 @@ def end_to_end(rounds: int = 7) -> list[tuple[str, float]]:
                 (cfg / f"{name}.cfg").write_text(actual[f"{name}.cfg"], encoding="utf-8")
 
             def drift(*extra: str, cfg: Path = cfg) -> float:
-                """CPU seconds of the command in a fresh process, from its main() on (the interpreter's
-                start and the imports are start-up whatever the fabric: left out rather than subtracted,
-                so that their noise does not swamp tens of ms)."""
+                """CPU seconds of the command in a fresh process, from the end of its intent's loading on:
+                the interpreter's start, the imports and the intent's validation are the same for the
+                command on one device as on 200 (start-up), left out rather than subtracted so that their
+                noise does not swamp tens of ms."""
                 argv = ["drift", str(intent), "--configs", str(cfg), "--workers", "1", "--format", "json"]
                 r, w = os.pipe()
                 proc = subprocess.run(
@@ -238,17 +239,26 @@ def end_to_end(rounds: int = 7) -> list[tuple[str, float]]:
 
 def child(argv: list[str]) -> int:
     """`roceconf ARGV` in this process (its output as the command writes it); the exit status and the CPU
-    seconds from main() on go to the descriptor ROCECONF_BENCH_FD."""
+    seconds from the end of the intent's loading on go to the descriptor ROCECONF_BENCH_FD."""
+    from roceconf import compile as compile_mod
     from roceconf.cli import main as cli
 
-    t = time.process_time()
+    load, loaded = compile_mod.load_valid, []
+
+    def timed_load(*args: object, **kwargs: object) -> object:
+        fab = load(*args, **kwargs)  # type: ignore[arg-type]
+        loaded.append(time.process_time())
+        return fab
+
+    compile_mod.load_valid = timed_load  # type: ignore[assignment]
     rc = 0
     try:
         cli.main(argv, prog_name="roceconf", standalone_mode=False)
     except SystemExit as e:
         rc = int(e.code or 0)
     sys.stdout.flush()
-    cpu = time.process_time() - t
+    assert len(loaded) == 1, "the command loads the intent once"
+    cpu = time.process_time() - loaded[0]
     os.write(int(os.environ["ROCECONF_BENCH_FD"]), f"{rc} {cpu}\n".encode())
     return 0
 
@@ -258,7 +268,7 @@ def main() -> int:
         return child(sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--rounds", type=int, default=7, help="end-to-end runs per side (the best counts)")
+    ap.add_argument("--rounds", type=int, default=9, help="end-to-end runs per side (the best counts)")
     args = ap.parse_args()
     print(
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; times are CPU seconds (process_time)"
