@@ -7,6 +7,7 @@ shared fixes) must report what ``audit_device`` reports device by device."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import pickle
@@ -178,3 +179,15 @@ def test_saved_configs_are_read_as_text_mode_read_them(tmp_path: Path) -> None:
     for name in ("d", "f", "missing"):
         with pytest.raises(CollectError, match="no saved config"):
             read_backup(tmp_path, name, "eos")
+
+
+def test_progress_lines_count_devices_and_their_items(tmp_path: Path) -> None:
+    """The progress line of a device reported from its shape names its item count, and the total stays the
+    number of devices."""
+    fab = load_text(INTENT.replace("leaf[1-6]", "leaf[1-12]"), str(tmp_path / "intent.yml"))
+    _shaped_configs(fab, tmp_path)
+    out = io.StringIO()
+    audit_mod.audit(fab, configs=tmp_path, workers=1, progress=audit_mod.plain_progress(out))
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 12 and all(line.startswith(f"[{i}/12] ") for i, line in enumerate(lines, 1))
+    assert "[4/12] leaf4: drift (8 item(s))" in lines and "[1/12] leaf1: in_sync" in lines
