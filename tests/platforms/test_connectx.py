@@ -416,3 +416,50 @@ def test_rdma_device_link_assigns_tos_to_the_port(cmd: str, out: str) -> None:
     got = PLAT.parse(bundle)
     assert got.interfaces["ens1f0np0"].rdma == NicRdma(device="mlx5_0", roce_tos=106)
     assert got.sources["interfaces.ens1f0np0.rdma.roce_tos"].lines == [len(bundle.splitlines())]
+
+
+def _pod_host_scripts() -> list[str]:
+    from roceconf.desired import desired_states
+    from roceconf.intent import load
+
+    fab = load("inventories/pod/intent.yml")
+    states = desired_states(fab)
+    hosts = [n for n in sorted(states, key=natural_key) if fab.devices[n].platform == "connectx"][:3]
+    return [render_state(states[n]) for n in hosts]
+
+
+def test_parse_shared_equals_parse_whatever_the_memo_holds() -> None:
+    """``parse_shared`` (hosts whose scripts differ only by their name share one parse) returns what
+    ``parse`` returns for every script, whatever the memo holds: scripts that differ elsewhere, name the
+    host outside a comment or the expected_host line, state it twice or not at all, or are bundles."""
+    cx = platforms.get("connectx")
+    assert cx.parse_shared is not None
+    a, b, c = _pod_host_scripts()
+    name_a = next(line.split("=", 1)[1] for line in a.splitlines() if line.startswith("expected_host="))
+    texts = [
+        a,
+        b,
+        c,
+        a.replace(f"expected_host={name_a}", "expected_host=other"),  # the same script, another host
+        a.replace(f"expected_host={name_a}", "expected_host='two words'"),
+        a.replace(f"expected_host={name_a}", 'expected_host="unbalanced'),  # the parse warns about it
+        a.replace(f"expected_host={name_a}", "expected_host="),  # no name
+        a.replace(f"expected_host={name_a}", f"expected_host={name_a}\nexpected_host=x"),  # two
+        a.replace(f"expected_host={name_a}\n", ""),  # none
+        a.replace(f"expected_host={name_a}", f"  expected_host={name_a}  "),
+        a.replace("\n", "\n# a comment\n", 3),  # comments: other line numbers, not the same key
+        a.replace("# ", "#   ", 5),  # other comment text, same lines
+        a.replace(" mtu 9000", " mtu 4200", 1),
+        a.replace("\n", "\r\n"),
+        join_outputs({"hostname -s": f"{name_a}\n"}),
+        "expected_host=lonely\n",
+    ]
+    memo: dict = {}
+    for round_ in range(2):  # the second round hits the memo for every script it keeps
+        for text in texts:
+            shared = cx.parse_shared(text, memo)
+            assert shared == cx.parse(text), (round_, text[:300])
+    assert memo, "scripts equal but for their host's name share a parse"
+    one = cx.parse_shared(texts[3], memo)
+    assert one.hostname == "other" and one.interfaces == cx.parse(a).interfaces
+    assert one.sources["hostname"].text == "expected_host=other"

@@ -38,7 +38,7 @@ from typing import Any
 
 from roceconf.names import natural_key
 from roceconf.platforms.base import Capabilities, Fact, Platform, split_outputs, split_words
-from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
+from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched, Source
 
 NAME = "connectx"
 PRIOS = range(8)
@@ -818,6 +818,51 @@ def parse(text: str) -> DeviceState:
         return st
 
 
+def parse_shared(text: str, memo: dict) -> DeviceState:
+    """``parse(text)`` for the scripts of one audit, sharing the work between hosts whose scripts differ
+    only by their name (the hosts of one intent entry).
+
+    A rendered script names its host in comments and in its one ``expected_host=`` line. ``parse_script``
+    skips comment lines whole, and the ``expected_host=`` line gives only ``hostname`` and
+    ``sources["hostname"]``. So two scripts equal but for their comment lines and that one line (kept in
+    place) parse to states equal but for those two fields: the script with comments blanked and that line
+    cut out is the key, and a later script gets a copy of the first one's state with its own hostname (the
+    copies share their values, read-only). Bundles (read-back outputs), scripts with another number of
+    ``expected_host=`` lines, and scripts whose parse warned about that line are parsed."""
+    if not isinstance(text, str) or "\r" in text:
+        return parse(text)
+    lines = text.split("\n")
+    at = [i for i, raw in enumerate(lines) if raw.strip().startswith("expected_host=")]
+    if len(at) != 1 or split_outputs(text):
+        return parse(text)
+    n = at[0]
+    line = lines[n].strip()
+    try:
+        parts = split_words(line[len("expected_host=") :])
+    except ValueError:
+        return parse(text)
+    if not parts:
+        return parse(text)
+    key = "\n".join(
+        "\x00" if i == n else "#" if raw.strip().startswith("#") else raw for i, raw in enumerate(lines)
+    )
+    base = memo.get(key)
+    if base is None:
+        state = parse(text)
+        if state.hostname == parts[0] and all(w.line != n + 1 for w in state.warnings):
+            memo[key] = state
+        return state
+    sources = dict(base.sources)
+    sources["hostname"] = Source.of([n + 1], line)
+    return base.renamed(
+        hostname=parts[0],
+        sources=sources,
+        warnings=list(base.warnings),
+        defaults=list(base.defaults),
+        hints=dict(base.hints),
+    )
+
+
 # --------------------------------------------------------------------------- read-back and lab
 def readback_commands(desired: DeviceState) -> list[str]:
     """Commands the live collector runs for the ports and RDMA devices in the desired state."""
@@ -966,6 +1011,7 @@ PLATFORM = Platform(
         ),
     ),
     parse=parse,
+    parse_shared=parse_shared,
     filters=FILTERS,
     readback_commands=readback_commands,
     simulate=simulate,
