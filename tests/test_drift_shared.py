@@ -191,3 +191,47 @@ def test_progress_lines_count_devices_and_their_items(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert len(lines) == 12 and all(line.startswith(f"[{i}/12] ") for i, line in enumerate(lines, 1))
     assert "[4/12] leaf4: drift (8 item(s))" in lines and "[1/12] leaf1: in_sync" in lines
+
+
+def _lab_scripts(platform: str) -> list[str]:
+    """The lab host of `platform` rendered, and rendered again for another host name."""
+    from roceconf.intent import load
+
+    fab = load("inventories/lab/intent.yml")
+    states = desired_states(fab)
+    state = next(st for n, st in sorted(states.items()) if fab.devices[n].platform == platform)
+    return [render_state(state), render_state(state.model_copy(update={"hostname": "peer7"}))]
+
+
+@pytest.mark.parametrize("platform", ["bnxt", "linux-dcb"])
+def test_host_script_parse_shared_equals_parse(platform: str) -> None:
+    """``linux_dcb.shared_parse`` (HostParser scripts equal but for their host's name share one parse)
+    returns what ``parse`` returns for every script, whatever the memo holds."""
+    plat = platforms.get(platform)
+    assert plat.parse_shared is not None
+    a, b = _lab_scripts(platform)
+    line = next(x for x in a.splitlines() if x.startswith("EXPECTED_HOST="))
+    texts = [
+        a,
+        b,
+        a.replace(line, "EXPECTED_HOST=other"),  # the same script, another host
+        a.replace(line, "export EXPECTED_HOST='quoted'  # a comment"),
+        a.replace(line, f"{line}\nEXPECTED_HOST=x"),  # two
+        a.replace(line + "\n", ""),  # none
+        a.replace(line, f"true \\\n{line}"),  # in a continuation
+        a.replace(line, f"f() {{\n{line}\n}}"),  # in a function body: not read
+        a.replace("\n#", "\n# \\", 1),  # a comment continued onto the next line
+        a.replace("\n# ", "\n#   ", 3),  # other comment text, same lines
+        a.replace("\n", "\n# another comment\n", 2),
+        a.replace("mtu 9000", "mtu 4200", 1),
+        a.replace("\n", "\r\n"),
+        "EXPECTED_HOST=lonely\n",
+    ]
+    memo: dict = {}
+    for round_ in range(2):  # the second round hits the memo for every script it keeps
+        for text in texts:
+            assert plat.parse_shared(text, memo) == plat.parse(text), (round_, text[:300])
+    assert memo, "scripts equal but for their host's name share a parse"
+    other = plat.parse_shared(texts[2], memo)
+    assert other.hostname == "other" and other.sources["hostname"].text == "EXPECTED_HOST=other"
+    assert other.interfaces == plat.parse(a).interfaces

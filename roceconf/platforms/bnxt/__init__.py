@@ -344,6 +344,12 @@ def parse(text: str) -> DeviceState:
     return BnxtParser().run(text)
 
 
+def parse_shared(text: str, memo: dict) -> DeviceState:
+    """``parse`` sharing one parse between scripts that differ only by their host's name
+    (``linux_dcb.shared_parse``: bnxt scripts are HostParser scripts)."""
+    return dcb.shared_parse(parse, text, memo)
+
+
 # --------------------------------------------------------------------------- read-back / simulation
 def readback_commands(desired: DeviceState) -> list[str]:
     cmds = dcb.base_readback(desired)
@@ -405,6 +411,7 @@ PLATFORM = Platform(
         ),
     ),
     parse=parse,
+    parse_shared=parse_shared,
     filters={
         **dcb.FILTERS,
         **dcb.GLOBALS_HELPERS,

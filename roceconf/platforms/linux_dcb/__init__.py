@@ -29,7 +29,7 @@ from typing import Any
 
 from roceconf.names import natural_key
 from roceconf.platforms.base import BUNDLE_MARK, Capabilities, Fact, Platform, split_outputs
-from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
+from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched, Source
 
 NAME = "linux-dcb"
 
@@ -487,7 +487,7 @@ class HostParser:
         if not words:
             return
         head = words[0]
-        m = re.match(r"^(?:readonly\s+|export\s+)?EXPECTED_HOST=[\"']?([^\"'\s]+)", line)
+        m = _EXPECTED_HOST.match(line)
         if m:
             self.state.hostname = m.group(1)
             self.state.at("hostname", n, raw)
@@ -847,6 +847,69 @@ def parse(text: str) -> DeviceState:
     return HostParser().run(text)
 
 
+#: the script line that names the host the script was rendered for (``HostParser.script_line``)
+_EXPECTED_HOST = re.compile(r"^(?:readonly\s+|export\s+)?EXPECTED_HOST=[\"']?([^\"'\s]+)")
+
+
+def shared_parse(parse: Callable[[str], DeviceState], text: str, memo: dict) -> DeviceState:
+    """``parse(text)`` for the scripts of one audit (``HostParser`` scripts: linux-dcb, bnxt), sharing the
+    work between hosts whose scripts differ only by their name (the hosts of one intent entry).
+
+    A rendered script names its host in comments and in its one ``EXPECTED_HOST=`` line. ``script`` reads
+    a comment line as nothing (unless a line continuation joins it to a command), and the
+    ``EXPECTED_HOST=`` line gives only ``hostname`` and ``sources["hostname"]``. So two scripts equal but
+    for such comment lines and that one line (kept in place) parse to states equal but for those two
+    fields: the script with those comments blanked and that line cut out is the key, and a later script
+    gets a copy of the first one's state with its own hostname (the copies share their values, read-only).
+    Bundles (read-back outputs), scripts with another number of ``EXPECTED_HOST=`` lines or with that
+    line in a continuation, and scripts whose parse did not take the name from it are parsed."""
+    if not isinstance(text, str) or "\r" in text or BUNDLE_MARK in text:
+        return parse(text)
+    lines = text.split("\n")
+    cont = [raw.rstrip().endswith("\\") for raw in lines]
+    found = [
+        (i, m)
+        for i, raw in enumerate(lines)
+        if "EXPECTED_HOST=" in raw and (m := _EXPECTED_HOST.match(_strip_comment(raw).strip()))
+    ]
+    if len(found) != 1:
+        return parse(text)
+    n, m = found[0]
+    if cont[n] or (n and cont[n - 1]):
+        return parse(text)
+    name = m.group(1)
+    key = "\n".join(
+        "\x00"
+        if i == n
+        else "#"
+        if not cont[i] and not (i and cont[i - 1]) and raw.strip().startswith("#")
+        else raw
+        for i, raw in enumerate(lines)
+    )
+    base = memo.get(key)
+    if base is None:
+        state = parse(text)
+        if state.hostname == name and state.sources.get("hostname") is not None and all(
+            w.line != n + 1 for w in state.warnings
+        ):
+            if state.sources["hostname"].lines == [n + 1]:
+                memo[key] = state
+        return state
+    sources = dict(base.sources)
+    sources["hostname"] = Source.of([n + 1], lines[n])
+    return base.renamed(
+        hostname=name,
+        sources=sources,
+        warnings=list(base.warnings),
+        defaults=list(base.defaults),
+        hints=dict(base.hints),
+    )
+
+
+def parse_shared(text: str, memo: dict) -> DeviceState:
+    return shared_parse(parse, text, memo)
+
+
 # --------------------------------------------------------------------------- template filters
 def effective_dscp(itf: Interface, state: DeviceState) -> list[tuple[int, int]]:
     """The port's DSCP APP entries as [(dscp, prio)] (empty unless the port trusts DSCP)."""
@@ -1128,6 +1191,7 @@ PLATFORM = Platform(
         ),
     ),
     parse=parse,
+    parse_shared=parse_shared,
     filters={**FILTERS, **GLOBALS_HELPERS},
     readback_commands=readback_commands,
     simulate=simulate,
