@@ -235,3 +235,42 @@ def test_host_script_parse_shared_equals_parse(platform: str) -> None:
     other = plat.parse_shared(texts[2], memo)
     assert other.hostname == "other" and other.sources["hostname"].text == "EXPECTED_HOST=other"
     assert other.interfaces == plat.parse(a).interfaces
+
+
+@pytest.mark.parametrize(
+    ("platform", "old", "new"),
+    [
+        ("nvue", "hostname: '{name}'", "hostname: '{other}'"),
+        ("junos", "set system host-name {name}", "set system host-name {other}"),
+    ],
+)
+def test_named_line_parse_shared_equals_parse(platform: str, old: str, new: str) -> None:
+    """``base.parse_shared_by_line`` (configs equal but for the line naming the device share one parse)
+    returns what ``parse`` returns for every config, whatever the memo holds: names the platform's syntax
+    reads otherwise (YAML booleans, numbers, nulls, quotes), two naming lines or none."""
+    plat = platforms.get(platform)
+    assert plat.parse_shared is not None
+    a, b = _lab_scripts(platform)
+    name = next(n for n in ("leaf2", "spine2") if old.format(name=n) in a)
+    line = old.format(name=name)
+
+    def named(other: str) -> str:
+        return a.replace(line, new.format(other=other))
+
+    texts = [a, b, named("other"), named("x.y-z_1"), a.replace(line, f"{line}\n{line}"), a.replace(line, "")]
+    if platform == "nvue":
+        texts += [named(w) for w in ("yes", "Null", "1e3", "'x'y'")]
+        # plain scalars: YAML reads some as booleans, nulls or numbers, not as the name they spell
+        texts += [a.replace(line, f"hostname: {w}") for w in ("plain-name", "yes", "Null", "On", "1e3", "0x1f")]
+        texts += [a.replace(line, f'hostname: "{name}"'), a.replace(line, "hostname:  spaced  "), a.replace("\n", "\n# c\n", 1)]
+        texts += [a.replace("# ", "#  ", 1), a.replace(line, f"hostname: '{name}' # named")]
+    else:
+        texts += [named('"quoted"'), named("two words"), a.replace(line, f"set system host-name {name} ## x")]
+        texts += ["#\n" + a, a.replace("\n", "\r\n")]
+    memo: dict = {}
+    for round_ in range(2):  # the second round hits the memo for every config it keeps
+        for text in texts:
+            assert plat.parse_shared(text, memo) == plat.parse(text), (round_, text[:300])
+    assert memo, "configs equal but for their naming line share a parse"
+    other = plat.parse_shared(named("other"), memo)
+    assert other.hostname == "other" and other.sources["hostname"].text == new.format(other="other").strip()

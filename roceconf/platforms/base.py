@@ -252,3 +252,55 @@ def negate_stale_lines(
         text_out += [f"{indent * k}{head.strip()}" for k, head in enumerate(chain)]
         text_out += [f"{indent * len(chain)}{c}" for c in cmds]
     return "\n".join(text_out) + "\n" if text_out else ""
+
+
+def parse_shared_by_line(
+    parse: Callable[[str], DeviceState],
+    text: str,
+    memo: dict,
+    name_of: Callable[[str], str | None],
+    header_comment: bool = False,
+) -> DeviceState:
+    """``parse(text)`` for the configs of one audit, sharing the work between devices whose configs differ
+    only by the one line that names them (``name_of(line)``: the name a line gives the device, exactly as
+    the parser reads it, or None for any other line) and, with ``header_comment``, a comment on the first
+    line (the platform's syntax reads it as nothing).
+
+    The text with that line cut out (its number kept) is the key. The first text of a key is parsed, and
+    kept only when its parse took its hostname from that line alone: ``hostname`` is the line's name and
+    ``sources["hostname"]`` that one line, as stripped, with no warning on it. A later text of the key gets
+    a copy of that state with its own name and line (the copies share their values, read-only). Texts with
+    another number of naming lines, or CR line ends, are parsed."""
+    if not isinstance(text, str) or "\r" in text:
+        return parse(text)
+    lines = text.split("\n")
+    found = [(i, name) for i, raw in enumerate(lines) if (name := name_of(raw)) is not None]
+    if len(found) != 1:
+        return parse(text)
+    n, name = found[0]
+    blank = 0 if header_comment and n != 0 and lines[0].startswith("#") else -1
+    key = "\n".join("\x00" if i == n else "#" if i == blank else raw for i, raw in enumerate(lines))
+    base = memo.get(key)
+    if base is None:
+        state = parse(text)
+        src = state.sources.get("hostname")
+        if (
+            state.hostname == name
+            and src is not None
+            and src.lines == [n + 1]
+            and src.text == lines[n].strip()
+            and all(w.line != n + 1 for w in state.warnings)
+        ):
+            memo[key] = state
+        return state
+    from roceconf.state import Source
+
+    sources = dict(base.sources)
+    sources["hostname"] = Source.of([n + 1], lines[n].strip())
+    return base.renamed(
+        hostname=name,
+        sources=sources,
+        warnings=list(base.warnings),
+        defaults=list(base.defaults),
+        hints=dict(base.hints),
+    )

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roceconf.names import natural_key
-from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform
+from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform, parse_shared_by_line
 from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 
@@ -1050,6 +1050,21 @@ def _member_range(a: str, b: str) -> list[str]:
     return [f"{ma.group(1)}{i}" for i in range(lo, hi + 1)]
 
 
+#: the ``set`` line that names the device, with a name the statement splitter reads as it stands
+_HOST_NAME_LINE = re.compile(r"set system host-name ([A-Za-z0-9._-]+)")
+
+
+def _host_name_of(line: str) -> str | None:
+    m = _HOST_NAME_LINE.fullmatch(line.strip())
+    return m.group(1) if m else None
+
+
+def parse_shared(text: str, memo: dict) -> DeviceState:
+    """``parse`` sharing one parse between ``set`` configs that differ only by their ``set system host-name``
+    line (``base.parse_shared_by_line``)."""
+    return parse_shared_by_line(parse, text, memo, _host_name_of)
+
+
 def parse(text: str) -> DeviceState:
     """Parse Junos configuration (display set or hierarchical) into a DeviceState. Never raises."""
     try:
@@ -1295,6 +1310,7 @@ PLATFORM = Platform(
     extension="set",
     capabilities=CAPABILITIES,
     parse=parse,
+    parse_shared=parse_shared,
     filters=FILTERS,
     napalm_driver="junos",
     netmiko_device_type="juniper_junos",

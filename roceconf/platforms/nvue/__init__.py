@@ -50,7 +50,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from roceconf.names import compress_interfaces, natural_key
-from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.platforms.base import Capabilities, Fact, Platform, parse_shared_by_line
 from roceconf.platforms.nvue.roce import (
     ROCE_DOC,
     ROCE_ECN,
@@ -965,6 +965,25 @@ def _ports(tree: Node, st: DeviceState) -> Iterator[tuple[str, Node, int | None]
             yield name, node, first_line[name]
 
 
+#: a YAML ``hostname:`` line whose value YAML reads as this very string (single-quoted without escapes,
+#: or a plain scalar that cannot be a number, boolean or null)
+_HOSTNAME_LINE = re.compile(r"\s+hostname: (?:'([A-Za-z0-9._-]+)'|([A-Za-z][A-Za-z0-9_-]*))\s*")
+_YAML_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
+
+
+def _hostname_of(line: str) -> str | None:
+    m = _HOSTNAME_LINE.fullmatch(line)
+    if m is None or (m.group(2) is not None and m.group(2).lower() in _YAML_WORDS):
+        return None
+    return m.group(1) or m.group(2)
+
+
+def parse_shared(text: str, memo: dict) -> DeviceState:
+    """``parse`` sharing one parse between NVUE YAML files that differ only by their ``system: hostname:``
+    line and the header comment (``base.parse_shared_by_line``)."""
+    return parse_shared_by_line(parse, text, memo, _hostname_of, header_comment=True)
+
+
 def parse(text: str) -> DeviceState:
     """NVUE YAML / JSON / ``nv set`` commands -> DeviceState. Never raises."""
     st = DeviceState(platform="nvue")
@@ -1185,6 +1204,7 @@ PLATFORM = Platform(
         ),
     ),
     parse=parse,
+    parse_shared=parse_shared,
     filters=FILTERS,
     napalm_driver=None,
     netmiko_device_type="cumulus_linux",
