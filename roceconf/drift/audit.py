@@ -23,7 +23,15 @@ from typing import Any, Literal
 from roceconf import outdir, platforms
 from roceconf.desired import desired_state, expressible, expressible_states
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
-from roceconf.drift.compare import SEVERITY_RANK, DriftItem, Policy, compare, shared_compares, wanted
+from roceconf.drift.compare import (
+    SEVERITY_RANK,
+    DriftItem,
+    Policy,
+    compare,
+    keep_newest,
+    shared_compares,
+    wanted,
+)
 from roceconf.drift.remediate import Remediation, remediation, shared_fixes
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
@@ -277,8 +285,7 @@ def evaluate(
     if shared:
         assert memo is not None and plat.parse_shared is not None
         per = memo.setdefault(plat.name, {})
-        if len(per) >= _MEMO_SIZE:  # devices of one shape come one after the other: keep the newest
-            del per[next(iter(per))]
+        keep_newest(per, _MEMO_SIZE)
         actual = plat.parse_shared(text, per)
     else:
         actual = plat.parse(text)
@@ -321,8 +328,7 @@ def evaluate(
         tmpl = _ranked(compare(desired, actual, policy, SHAPE_DEVICE, None, want=want, shared=shared))
         shape = Shape(res.status, tmpl, warnings, res.remediation, (desired, actual, want))
         if shape.result(dev, source, file, actual).to_dict() == res.to_dict():  # builds its items
-            if len(shapes) >= _MEMO_SIZE:  # devices of one shape come one after the other: keep the newest
-                del shapes[next(iter(shapes))]
+            keep_newest(shapes, _MEMO_SIZE)
             shapes[key] = shape
             res.shape = shape
     return res

@@ -166,6 +166,19 @@ def _walk(w: Any, g: Any, parts: list[str], out: list[tuple[list[str], Any]]) ->
     return True
 
 
+def keep_newest(memo: dict, size: int) -> None:
+    """Make room for one entry in an audit memo of at most `size` entries, dropping the oldest (the devices
+    of one shape come one after the other). The audit's threads share the memo: an entry another thread
+    dropped or added meanwhile is no error."""
+    for _ in range(8):
+        if len(memo) < size:
+            return
+        try:
+            memo.pop(next(iter(memo)), None)
+        except (RuntimeError, StopIteration):  # changed or emptied by another thread meanwhile
+            continue
+
+
 #: walks of the running audit (see ``shared_compares``); None outside one
 _COMPARED: dict[tuple, tuple] | None = None
 
@@ -309,8 +322,7 @@ def _compare(
                 parts = _list_owner(parts, want) or parts
                 found.append((parts, _get(got, parts)))
         if key is not None and memo is not None:
-            if len(memo) >= 64:  # devices of one shape come one after the other: keep the newest
-                del memo[next(iter(memo))]
+            keep_newest(memo, 64)
             memo[key] = (want, actual, found, got_full)  # the first two keep the ids alive
     for parts, act in found:
         add(parts, _get(want, parts), act)
