@@ -477,6 +477,20 @@ class DeviceState(_Model):
         _set(new, "__pydantic_private__", None)
         return new
 
+    def named(self, hostname: str, line: int, text: str) -> DeviceState:
+        """This parsed state for another device whose config differs only by what names it
+        (``Platform.parse_shared``): its own hostname and hostname source (`line`, `text`), its own meta
+        lists; the values shared (read-only)."""
+        sources = self.sources.copy()  # a LazySources stays lazy
+        sources["hostname"] = Source.of([line], text)
+        return self.renamed(
+            hostname=hostname,
+            sources=sources,
+            warnings=list(self.warnings),
+            defaults=list(self.defaults),
+            hints=dict(self.hints),
+        )
+
     def same_as(self, other: DeviceState) -> bool:
         """Semantic equality: the same RoCE behaviour, whatever the meta data."""
         return self.semantic() == other.semantic()

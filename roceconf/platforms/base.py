@@ -293,14 +293,4 @@ def parse_shared_by_line(
         ):
             memo[key] = state
         return state
-    from roceconf.state import Source
-
-    sources = dict(base.sources)
-    sources["hostname"] = Source.of([n + 1], lines[n].strip())
-    return base.renamed(
-        hostname=name,
-        sources=sources,
-        warnings=list(base.warnings),
-        defaults=list(base.defaults),
-        hints=dict(base.hints),
-    )
+    return base.named(name, n + 1, lines[n].strip())

@@ -38,7 +38,7 @@ from typing import Any
 
 from roceconf.names import natural_key
 from roceconf.platforms.base import Capabilities, Fact, Platform, split_outputs, split_words
-from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched, Source
+from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
 
 NAME = "connectx"
 PRIOS = range(8)
@@ -852,15 +852,7 @@ def parse_shared(text: str, memo: dict) -> DeviceState:
         if state.hostname == parts[0] and all(w.line != n + 1 for w in state.warnings):
             memo[key] = state
         return state
-    sources = dict(base.sources)
-    sources["hostname"] = Source.of([n + 1], line)
-    return base.renamed(
-        hostname=parts[0],
-        sources=sources,
-        warnings=list(base.warnings),
-        defaults=list(base.defaults),
-        hints=dict(base.hints),
-    )
+    return base.named(parts[0], n + 1, line)
 
 
 # --------------------------------------------------------------------------- read-back and lab

@@ -840,15 +840,7 @@ def parse_shared(text: str, memo: dict) -> DeviceState:
         if state.hostname == name:  # not a parser failure
             memo[key] = state
         return state
-    sources = base.sources.copy()  # a LazySources stays lazy
-    sources["hostname"] = Source.of([text.count("\n", 0, start) + 1], line)
-    return base.renamed(
-        hostname=name,
-        sources=sources,
-        warnings=list(base.warnings),
-        defaults=list(base.defaults),
-        hints=dict(base.hints),
-    )
+    return base.named(name, text.count("\n", 0, start) + 1, line)
 
 
 # --------------------------------------------------------------------------------------------- filters

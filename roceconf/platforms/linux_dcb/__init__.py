@@ -29,7 +29,7 @@ from typing import Any
 
 from roceconf.names import natural_key
 from roceconf.platforms.base import BUNDLE_MARK, Capabilities, Fact, Platform, split_outputs
-from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched, Source
+from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
 
 NAME = "linux-dcb"
 
@@ -895,15 +895,7 @@ def shared_parse(parse: Callable[[str], DeviceState], text: str, memo: dict) -> 
             if state.sources["hostname"].lines == [n + 1]:
                 memo[key] = state
         return state
-    sources = dict(base.sources)
-    sources["hostname"] = Source.of([n + 1], lines[n])
-    return base.renamed(
-        hostname=name,
-        sources=sources,
-        warnings=list(base.warnings),
-        defaults=list(base.defaults),
-        hints=dict(base.hints),
-    )
+    return base.named(name, n + 1, lines[n])
 
 
 def parse_shared(text: str, memo: dict) -> DeviceState:
