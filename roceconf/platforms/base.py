@@ -258,28 +258,33 @@ def parse_shared_by_line(
     parse: Callable[[str], DeviceState],
     text: str,
     memo: dict,
-    name_of: Callable[[str], str | None],
-    header_comment: bool = False,
+    name_of: Callable[[list[str], int], str | None],
+    blank: Callable[[list[str], int], bool] | None = None,
+    text_of: Callable[[str], str] = str.strip,
 ) -> DeviceState:
     """``parse(text)`` for the configs of one audit, sharing the work between devices whose configs differ
-    only by the one line that names them (``name_of(line)``: the name a line gives the device, exactly as
-    the parser reads it, or None for any other line) and, with ``header_comment``, a comment on the first
-    line (the platform's syntax reads it as nothing).
+    only by the one line that names them and by lines the parser reads as nothing.
 
-    The text with that line cut out (its number kept) is the key. The first text of a key is parsed, and
-    kept only when its parse took its hostname from that line alone: ``hostname`` is the line's name and
-    ``sources["hostname"]`` that one line, as stripped, with no warning on it. A later text of the key gets
-    a copy of that state with its own name and line (the copies share their values, read-only). Texts with
-    another number of naming lines, or CR line ends, are parsed."""
+    ``name_of(lines, i)``: the name line ``i`` gives the device, exactly as the parser reads it, or None;
+    ``blank(lines, i)``: line ``i`` is one the parser reads as nothing whatever it says (a comment);
+    ``text_of(line)``: the text the parser records as the hostname's source for the naming line.
+
+    The text with the naming line cut out (its number kept) and the blank lines blanked is the key. The
+    first text of a key is parsed, and kept only when its parse took its hostname from that line alone:
+    ``hostname`` is the line's name and ``sources["hostname"]`` that one line, as ``text_of`` gives it,
+    with no warning on it. A later text of the key gets a copy of that state with its own name and line
+    (``DeviceState.named``: the copies share their values, read-only). Texts with another number of
+    naming lines, or CR line ends, are parsed."""
     if not isinstance(text, str) or "\r" in text:
         return parse(text)
     lines = text.split("\n")
-    found = [(i, name) for i, raw in enumerate(lines) if (name := name_of(raw)) is not None]
+    found = [(i, name) for i in range(len(lines)) if (name := name_of(lines, i)) is not None]
     if len(found) != 1:
         return parse(text)
     n, name = found[0]
-    blank = 0 if header_comment and n != 0 and lines[0].startswith("#") else -1
-    key = "\n".join("\x00" if i == n else "#" if i == blank else raw for i, raw in enumerate(lines))
+    key = "\n".join(
+        "\x00" if i == n else "#" if blank is not None and blank(lines, i) else raw for i, raw in enumerate(lines)
+    )
     base = memo.get(key)
     if base is None:
         state = parse(text)
@@ -288,9 +293,9 @@ def parse_shared_by_line(
             state.hostname == name
             and src is not None
             and src.lines == [n + 1]
-            and src.text == lines[n].strip()
+            and src.text == text_of(lines[n])
             and all(w.line != n + 1 for w in state.warnings)
         ):
             memo[key] = state
         return state
-    return base.named(name, n + 1, lines[n].strip())
+    return base.named(name, n + 1, text_of(lines[n]))

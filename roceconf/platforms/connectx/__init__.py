@@ -37,7 +37,14 @@ from collections import Counter
 from typing import Any
 
 from roceconf.names import natural_key
-from roceconf.platforms.base import Capabilities, Fact, Platform, split_outputs, split_words
+from roceconf.platforms.base import (
+    Capabilities,
+    Fact,
+    Platform,
+    parse_shared_by_line,
+    split_outputs,
+    split_words,
+)
 from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
 
 NAME = "connectx"
@@ -820,39 +827,30 @@ def parse(text: str) -> DeviceState:
 
 def parse_shared(text: str, memo: dict) -> DeviceState:
     """``parse(text)`` for the scripts of one audit, sharing the work between hosts whose scripts differ
-    only by their name (the hosts of one intent entry).
+    only by their name (the hosts of one intent entry; ``base.parse_shared_by_line``).
 
     A rendered script names its host in comments and in its one ``expected_host=`` line. ``parse_script``
     skips comment lines whole, and the ``expected_host=`` line gives only ``hostname`` and
-    ``sources["hostname"]``. So two scripts equal but for their comment lines and that one line (kept in
-    place) parse to states equal but for those two fields: the script with comments blanked and that line
-    cut out is the key, and a later script gets a copy of the first one's state with its own hostname (the
-    copies share their values, read-only). Bundles (read-back outputs), scripts with another number of
-    ``expected_host=`` lines, and scripts whose parse warned about that line are parsed."""
-    if not isinstance(text, str) or "\r" in text:
+    ``sources["hostname"]`` (the stripped line). Bundles (read-back outputs) are parsed."""
+    if not isinstance(text, str) or split_outputs(text):
         return parse(text)
-    lines = text.split("\n")
-    at = [i for i, raw in enumerate(lines) if raw.strip().startswith("expected_host=")]
-    if len(at) != 1 or split_outputs(text):
-        return parse(text)
-    n = at[0]
-    line = lines[n].strip()
+    return parse_shared_by_line(parse, text, memo, _expected_host, _comment)
+
+
+def _expected_host(lines: list[str], i: int) -> str | None:
+    """The name ``script_line`` takes from line `i` (an ``expected_host=`` line), or None."""
+    line = lines[i].strip()
+    if not line.startswith("expected_host="):
+        return None
     try:
         parts = split_words(line[len("expected_host=") :])
     except ValueError:
-        return parse(text)
-    if not parts:
-        return parse(text)
-    key = "\n".join(
-        "\x00" if i == n else "#" if raw.strip().startswith("#") else raw for i, raw in enumerate(lines)
-    )
-    base = memo.get(key)
-    if base is None:
-        state = parse(text)
-        if state.hostname == parts[0] and all(w.line != n + 1 for w in state.warnings):
-            memo[key] = state
-        return state
-    return base.named(parts[0], n + 1, line)
+        return None
+    return parts[0] if parts else None
+
+
+def _comment(lines: list[str], i: int) -> bool:
+    return lines[i].strip().startswith("#")
 
 
 # --------------------------------------------------------------------------- read-back and lab

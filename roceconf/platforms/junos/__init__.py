@@ -1062,7 +1062,7 @@ def _host_name_of(line: str) -> str | None:
 def parse_shared(text: str, memo: dict) -> DeviceState:
     """``parse`` sharing one parse between ``set`` configs that differ only by their ``set system host-name``
     line (``base.parse_shared_by_line``)."""
-    return parse_shared_by_line(parse, text, memo, _host_name_of)
+    return parse_shared_by_line(parse, text, memo, lambda lines, i: _host_name_of(lines[i]))
 
 
 def parse(text: str) -> DeviceState:

@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roceconf.names import natural_key
-from roceconf.platforms.base import BUNDLE_MARK, Capabilities, Fact, Platform, split_outputs
+from roceconf.platforms.base import (
+    BUNDLE_MARK,
+    Capabilities,
+    Fact,
+    Platform,
+    parse_shared_by_line,
+    split_outputs,
+)
 from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
 
 NAME = "linux-dcb"
@@ -853,49 +860,34 @@ _EXPECTED_HOST = re.compile(r"^(?:readonly\s+|export\s+)?EXPECTED_HOST=[\"']?([^
 
 def shared_parse(parse: Callable[[str], DeviceState], text: str, memo: dict) -> DeviceState:
     """``parse(text)`` for the scripts of one audit (``HostParser`` scripts: linux-dcb, bnxt), sharing the
-    work between hosts whose scripts differ only by their name (the hosts of one intent entry).
+    work between hosts whose scripts differ only by their name (the hosts of one intent entry;
+    ``base.parse_shared_by_line``).
 
     A rendered script names its host in comments and in its one ``EXPECTED_HOST=`` line. ``script`` reads
-    a comment line as nothing (unless a line continuation joins it to a command), and the
-    ``EXPECTED_HOST=`` line gives only ``hostname`` and ``sources["hostname"]``. So two scripts equal but
-    for such comment lines and that one line (kept in place) parse to states equal but for those two
-    fields: the script with those comments blanked and that line cut out is the key, and a later script
-    gets a copy of the first one's state with its own hostname (the copies share their values, read-only).
-    Bundles (read-back outputs), scripts with another number of ``EXPECTED_HOST=`` lines or with that
-    line in a continuation, and scripts whose parse did not take the name from it are parsed."""
-    if not isinstance(text, str) or "\r" in text or BUNDLE_MARK in text:
+    a comment line as nothing unless a line continuation joins it to a command, and the ``EXPECTED_HOST=``
+    line gives only ``hostname`` and ``sources["hostname"]`` (the line as it stands). Bundles (read-back
+    outputs) and a naming line in a continuation are parsed."""
+    if not isinstance(text, str) or BUNDLE_MARK in text:
         return parse(text)
-    lines = text.split("\n")
-    cont = [raw.rstrip().endswith("\\") for raw in lines]
-    found = [
-        (i, m)
-        for i, raw in enumerate(lines)
-        if "EXPECTED_HOST=" in raw and (m := _EXPECTED_HOST.match(_strip_comment(raw).strip()))
-    ]
-    if len(found) != 1:
-        return parse(text)
-    n, m = found[0]
-    if cont[n] or (n and cont[n - 1]):
-        return parse(text)
-    name = m.group(1)
-    key = "\n".join(
-        "\x00"
-        if i == n
-        else "#"
-        if not cont[i] and not (i and cont[i - 1]) and raw.strip().startswith("#")
-        else raw
-        for i, raw in enumerate(lines)
-    )
-    base = memo.get(key)
-    if base is None:
-        state = parse(text)
-        if state.hostname == name and state.sources.get("hostname") is not None and all(
-            w.line != n + 1 for w in state.warnings
-        ):
-            if state.sources["hostname"].lines == [n + 1]:
-                memo[key] = state
-        return state
-    return base.named(name, n + 1, lines[n])
+    return parse_shared_by_line(parse, text, memo, _expected_host, _lone_comment, lambda line: line)
+
+
+def _continued(lines: list[str], i: int) -> bool:
+    """Line `i` takes part in a line continuation (it ends with one, or the line before does)."""
+    return lines[i].rstrip().endswith("\\") or (i > 0 and lines[i - 1].rstrip().endswith("\\"))
+
+
+def _expected_host(lines: list[str], i: int) -> str | None:
+    """The name ``script_line`` takes from line `i` (an ``EXPECTED_HOST=`` line read on its own), or None."""
+    raw = lines[i]
+    if "EXPECTED_HOST=" not in raw or _continued(lines, i):
+        return None
+    m = _EXPECTED_HOST.match(_strip_comment(raw).strip())
+    return m.group(1) if m else None
+
+
+def _lone_comment(lines: list[str], i: int) -> bool:
+    return lines[i].strip().startswith("#") and not _continued(lines, i)
 
 
 def parse_shared(text: str, memo: dict) -> DeviceState:

@@ -981,7 +981,9 @@ def _hostname_of(line: str) -> str | None:
 def parse_shared(text: str, memo: dict) -> DeviceState:
     """``parse`` sharing one parse between NVUE YAML files that differ only by their ``system: hostname:``
     line and the header comment (``base.parse_shared_by_line``)."""
-    return parse_shared_by_line(parse, text, memo, _hostname_of, header_comment=True)
+    return parse_shared_by_line(
+        parse, text, memo, lambda lines, i: _hostname_of(lines[i]), lambda lines, i: i == 0 and lines[0][:1] == "#"
+    )
 
 
 def parse(text: str) -> DeviceState:
