@@ -23,9 +23,17 @@ EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
 
 def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
     from roceconf.diagnostics import capped
+    from roceconf.reports import escape
 
     for d in capped(diags):
-        click.echo(d.format(), err=err)
+        click.echo(escape.diagnostic(d), err=err)
+
+
+def _error(message: object) -> None:
+    """``error: MESSAGE`` on stderr, on one line whatever the message quotes (roceconf.reports.escape)."""
+    from roceconf.reports.escape import plain
+
+    click.echo(f"error: {plain(message)}", err=True)
 
 
 def _format_option(command: str) -> Callable[..., Any]:
@@ -86,7 +94,7 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(EXIT_OK)
         except OSError as e:
             where = f"{e.filename}: " if e.filename else ""
-            click.echo(f"error: {where}{e.strerror or e}", err=True)
+            _error(f"{where}{e.strerror or e}")
             sys.exit(EXIT_INVALID)
 
     return wrapper
@@ -159,7 +167,7 @@ def main(
             if ctx.get_parameter_source("session_log") == src.DEFAULT:
                 session_log = shared.get("session_log")
     except cliconfig.ConfigError as e:
-        click.echo(f"error: {e}", err=True)
+        _error(e)
         sys.exit(EXIT_INVALID)
     session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
     ctx.obj = {"session": session, "debug": debug}
@@ -296,11 +304,12 @@ def parse(platform_name: str, file: str, fmt: str | None, output: str | None) ->
         click.echo(f"{file}:1:1: error[RC000]: cannot read file: {e.strerror}", err=True)
         sys.exit(EXIT_INVALID)
     from roceconf.reports import resolve_format, to_data
+    from roceconf.reports.escape import plain
 
     state = platforms.get(platform_name).parse(text)
     _emit(to_data(state.model_dump(mode="json"), resolve_format("parse", fmt)), output)
     for w in state.warnings:
-        click.echo(f"{file}:{w.line or 0}: warning[{w.code}]: {w.message}", err=True)
+        click.echo(plain(f"{file}:{w.line or 0}: warning[{w.code}]: {w.message}"), err=True)
 
 
 # ----------------------------------------------------------------------------------------- drift
@@ -381,7 +390,7 @@ def drift(
         try:
             accepted = load_baseline(baseline)
         except BaselineError as e:
-            click.echo(f"error: {e}", err=True)
+            _error(e)
             sys.exit(EXIT_INVALID)
     try:
         with _progress() as progress:
@@ -405,7 +414,7 @@ def drift(
                 fab, accepted, baseline or "", inventory=inventory, workers=workers, timeout=timeout
             )
     except CollectError as e:
-        click.echo(f"error: {e}", err=True)
+        _error(e)
         sys.exit(EXIT_INVALID)
     color = output is None and fmt == "text" and _color()
     if fmt == "html":
@@ -514,7 +523,7 @@ def health(
                 progress=plain_progress(),
             )
     except CollectError as e:
-        click.echo(f"error: {e}", err=True)
+        _error(e)
         sys.exit(EXIT_INVALID)
     color = output is None and fmt == "text" and _color()
     if output or serve_port is None:
@@ -745,7 +754,7 @@ def check_cmd(
                     fab, inventory, workers=workers, timeout=timeout, retries=retries, progress=progress
                 )
         except CollectError as e:
-            click.echo(f"error: {e}", err=True)
+            _error(e)
             sys.exit(EXIT_INVALID)
     else:
         ss = desired(fab)

@@ -6,7 +6,6 @@ this module never imports roceconf.cli, which also runs as ``python -m roceconf.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,9 @@ EXIT_INVALID = 2
 
 
 def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+    from roceconf.reports.escape import plain
+
+    click.echo(f"error: {plain(message)}", err=True)
     sys.exit(EXIT_INVALID)
 
 
@@ -145,7 +146,9 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
             base = record(load_json(verdict, "verdict"), load_json(bom_file, "BOM"), force=force)
         except BaselineError as e:
             _fail(str(e))
-        _emit(json.dumps(base, indent=2) + "\n", output)
+        from roceconf.reports.escape import dumps
+
+        _emit(dumps(base, indent=2) + "\n", output)
 
 
     @click.command("bom")
@@ -188,7 +191,9 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
                                  f"CUDA {f.get('cuda')}; {nics}")
                 else:
                     lines.append(f"{name}: {f.get('vendor')} {f.get('model')} {f.get('os')} {f.get('version')}")
-            text = "\n".join(lines) + "\n"
+            from roceconf.reports.escape import plain
+
+            text = "\n".join(plain(line) for line in lines) + "\n"
         else:
             text = to_data(data, fmt)
         _emit(text, output)

@@ -1107,7 +1107,8 @@ def _headline(p: Plan) -> str:
 
 def to_text(p: Plan, color: bool = False, width: int = 120, diffs: bool = True) -> str:
     from rich.console import Console
-    from rich.markup import escape
+
+    from roceconf.reports.escape import markup as escape
 
     buf = io.StringIO()
     con = Console(
@@ -1164,11 +1165,13 @@ def to_text(p: Plan, color: bool = False, width: int = 120, diffs: bool = True) 
 
 
 def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("<", "&lt;")
+    from roceconf.reports.escape import md
+
+    return md(s)
 
 
 def to_markdown(p: Plan) -> str:
-    out = [f"### roceconf plan: `{p.old.source}` → `{p.new.source}`", ""]
+    out = [f"### roceconf plan: `{_md(p.old.source)}` → `{_md(p.new.source)}`", ""]
     if not p.safe:
         out += [f"> **UNSAFE**: NEW has {p.new_errors} validation error(s). Do not merge as is.", ""]
     out += [f"**{_headline(p)}**", ""]
@@ -1183,9 +1186,11 @@ def to_markdown(p: Plan) -> str:
     if p.diagnostics:
         out += ["#### New validation findings", ""]
         for d in p.diagnostics:
-            out.append(f"- **{d.severity}** `{d.code}` {_md(d.message)} (`{d.file}:{d.line}`)")
+            out.append(f"- **{d.severity}** `{d.code}` {_md(d.message)} (`{_md(d.file)}:{d.line}`)")
         out.append("")
     if p.devices:
+        from roceconf.reports.escape import md_fence
+
         groups = _same_diffs(p.devices)
         out += [
             "<details><summary>Rendered config diffs "
@@ -1202,11 +1207,9 @@ def to_markdown(p: Plan) -> str:
             name = d.new_file or d.old_file
             also = f"; same on {_md(_short_list(same, 5))}" if same else ""
             out += [
-                f"<details><summary><code>{name}</code> (+{d.added_lines} −{d.removed_lines}){also}</summary>",
+                f"<details><summary><code>{_md(name)}</code> (+{d.added_lines} −{d.removed_lines}){also}</summary>",
                 "",
-                "```diff",
-                d.diff.rstrip("\n"),
-                "```",
+                *md_fence(d.diff.rstrip("\n"), "diff"),
                 "",
                 "</details>",
                 "",

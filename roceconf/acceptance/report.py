@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Literal
 from xml.etree import ElementTree as ET
@@ -10,6 +9,10 @@ from xml.etree import ElementTree as ET
 from pydantic import BaseModel, ConfigDict
 
 from roceconf.acceptance.verdict import Verdict
+from roceconf.reports import escape
+
+_p = escape.plain
+_md = escape.md
 
 
 class _R(BaseModel):
@@ -68,43 +71,43 @@ def verdict_json_schema() -> dict[str, Any]:
 def to_json(v: Verdict) -> str:
     data = v.to_dict()
     VerdictModel.model_validate(data)  # the output always matches its published schema
-    return json.dumps(data, indent=2) + "\n"
+    return escape.dumps(data, indent=2) + "\n"
 
 
 def to_text(v: Verdict) -> str:
     c = v.counts
     lines = [
-        f"acceptance verdict{f' for fabric {v.plan}' if v.plan else ''}: {'PASS' if v.passed else 'FAIL'} "
+        f"acceptance verdict{f' for fabric {_p(v.plan)}' if v.plan else ''}: {'PASS' if v.passed else 'FAIL'} "
         f"({c['pass']} passed, {c['fail']} failed, {c['missing']} missing, {c['unjudged']} not judged; "
         f"{c['findings_warning']} warning(s))"
     ]
     for t in v.tests:
         figs = ", ".join(
-            f"{f.size}B {f.value:g}{f.unit}" + ("" if f.ok is None else (" ok" if f.ok else f" < {f.bound:g}"))
+            f"{f.size}B {f.value:g}{_p(f.unit)}" + ("" if f.ok is None else (" ok" if f.ok else f" < {f.bound:g}"))
             for f in t.figures[-3:]
         )
-        lines.append(f"  {t.status.upper():8} {t.id}{': ' + figs if figs else ''}")
+        lines.append(f"  {t.status.upper():8} {_p(t.id)}{': ' + figs if figs else ''}")
     if v.findings:
         lines.append("")
     for f in v.findings:
-        lines.append(f"{f.severity}[{f.rule}]: {f.test}: {f.message}")
+        lines.append(f"{f.severity}[{_p(f.rule)}]: {_p(f.test)}: {_p(f.message)}")
     return "\n".join(lines) + "\n"
 
 
 def to_markdown(v: Verdict) -> str:
     lines = [
-        f"## Acceptance verdict{f' — `{v.plan}`' if v.plan else ''}: **{'PASS' if v.passed else 'FAIL'}**",
+        f"## Acceptance verdict{f' — `{_md(v.plan)}`' if v.plan else ''}: **{'PASS' if v.passed else 'FAIL'}**",
         "",
         "| test | status | figures |",
         "|---|---|---|",
     ]
     for t in v.tests:
-        figs = "; ".join(f"{f.size} B: {f.value:g} {f.unit}" for f in t.figures[-3:])
-        lines.append(f"| `{t.id}` | {t.status} | {figs} |")
+        figs = "; ".join(f"{f.size} B: {f.value:g} {_md(f.unit)}" for f in t.figures[-3:])
+        lines.append(f"| `{_md(t.id)}` | {t.status} | {figs} |")
     if v.findings:
         lines += ["", "| rule | severity | test | finding |", "|---|---|---|---|"]
         for f in v.findings:
-            lines.append(f"| {f.rule} | {f.severity} | `{f.test}` | {f.message.replace('|', '/')} |")
+            lines.append(f"| {_md(f.rule)} | {f.severity} | `{_md(f.test)}` | {_md(f.message.replace('|', '/'))} |")
     return "\n".join(lines) + "\n"
 
 

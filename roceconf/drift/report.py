@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
+from roceconf.reports import escape
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
@@ -125,7 +126,7 @@ def to_json(report: DriftReport) -> str:
         text = pydantic_core.to_json(data, indent=2).decode()
         if text.isascii():  # json.dumps escapes other characters (ensure_ascii)
             return text + "\n"
-    return json.dumps(data, indent=2, default=str) + "\n"
+    return escape.dumps(data, indent=2, default=str) + "\n"
 
 
 def _native(data: dict[str, Any]) -> bool:
@@ -294,15 +295,15 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
     c = report.counts
-    con.print(f"[bold]roceconf drift[/bold]  intent {report.intent}  ({report.source})")
+    con.print(f"[bold]roceconf drift[/bold]  intent {esc(report.intent)}  ({esc(report.source)})")
     for d in report.devices:
         head = (
-            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{d.device}[/bold] ({d.platform})  {d.source}"
+            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{esc(d.device)}[/bold] ({d.platform})  {esc(d.source)}"
         )
         con.print()
         con.print(head)
         if d.status == "unknown":
-            con.print(f"  could not audit: {d.reason}")
+            con.print(f"  could not audit: {esc(d.reason)}")
             continue
         if not d.items:
             continue
@@ -312,40 +313,43 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
         for i in d.items:
             t.add_row(
                 f"[{_STYLE[i.severity]}]{i.severity}[/]",
-                i.interface or "-",
-                _short_field(i.field),
-                _v(i.expected),
-                _v(i.actual),
-                i.location or "-",
-                i.explanation,
+                esc(i.interface or "-"),
+                esc(_short_field(i.field)),
+                esc(_v(i.expected)),
+                esc(_v(i.actual)),
+                esc(i.location or "-"),
+                esc(i.explanation),
             )
         con.print(t)
         for r in d.remediation:
             tag = "DISRUPTIVE" if r.disruptive else "hitless"
-            con.print(f"  remediation ({tag}: {r.why}):")
+            con.print(f"  remediation ({tag}: {esc(r.why)}):")
             if r.error:
-                con.print(f"    cannot render: {r.error}")
+                con.print(f"    cannot render: {esc(r.error)}")
             for line in r.commands.splitlines():
                 if line.strip():
-                    con.print(f"    {line}", markup=False, highlight=False)
+                    con.print(f"    {escape.plain(line)}", markup=False, highlight=False)
             for note in r.manual:
-                con.print(f"    by hand: {note}", markup=False, highlight=False)
+                con.print(f"    by hand: {escape.plain(note)}", markup=False, highlight=False)
     if report.baseline is not None:
         found = report.baseline["findings"]
         con.print()
         con.print(
-            f"[bold]acceptance baseline[/bold] {report.baseline['file']} "
-            f"(recorded {report.baseline['recorded_at']}): "
+            f"[bold]acceptance baseline[/bold] {esc(report.baseline['file'])} "
+            f"(recorded {esc(report.baseline['recorded_at'])}): "
             + (f"[{_STYLE['warning']}]{len(found)} change(s)[/]" if found else "[green]unchanged[/]")
         )
         for f in found:
-            con.print(f"  warning[{f['rule']}]: {f['message']}", markup=False, highlight=False)
+            con.print(f"  warning[{escape.plain(f['rule'])}]: {escape.plain(f['message'])}", markup=False, highlight=False)
     con.print()
     con.print(
         f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
         f"{c['critical']} critical, {c['warning']} warning, {c['info']} info"
     )
     return buf.getvalue()
+
+
+esc = escape.markup
 
 
 def _v(v: Any) -> str:
@@ -428,7 +432,7 @@ def to_junit(report: DriftReport) -> str:
 
 # ----------------------------------------------------------------------------------------- Markdown
 def _md(s: Any) -> str:
-    return _v(s).replace("|", "\\|").replace("\n", " ")
+    return escape.md(_v(s))
 
 
 def to_markdown(report: DriftReport) -> str:
@@ -437,7 +441,7 @@ def to_markdown(report: DriftReport) -> str:
     out = [
         "## roceconf drift report",
         "",
-        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
+        f"Intent `{escape.md(report.intent)}`, source {escape.md(report.source)}, generated {report.generated_at}.",
         "",
         f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
         f"{c['critical']} critical, {c['warning']} warning.",
@@ -449,14 +453,14 @@ def to_markdown(report: DriftReport) -> str:
         nc = sum(1 for i in d.items if i.severity == "critical")
         nw = sum(1 for i in d.items if i.severity == "warning")
         out.append(
-            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
+            f"| {_md(d.device)} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
         )
     for d in report.devices:
         if not d.items:
             continue
         out += [
             "",
-            f"### {d.device} ({d.platform})",
+            f"### {_md(d.device)} ({d.platform})",
             "",
             "| severity | interface | field | expected | actual | where | impact |",
             "|---|---|---|---|---|---|---|",
@@ -471,18 +475,16 @@ def to_markdown(report: DriftReport) -> str:
             out += [
                 "",
                 "<details>",
-                f"<summary>Remediation ({tag}): {r.why}</summary>",
+                f"<summary>Remediation ({tag}): {_md(r.why)}</summary>",
                 "",
-                "```",
-                r.commands.rstrip(),
-                "```",
+                *escape.md_fence(r.commands.rstrip()),
                 *[f"- by hand: {_md(note)}" for note in r.manual],
                 "</details>",
             ]
     if report.baseline is not None:
         found = report.baseline["findings"]
-        out += ["", f"### Acceptance baseline (recorded {report.baseline['recorded_at']})", ""]
-        out += [f"- {f['rule']}: {_md(f['message'])}" for f in found] or ["Unchanged since the accepted test."]
+        out += ["", f"### Acceptance baseline (recorded {_md(report.baseline['recorded_at'])})", ""]
+        out += [f"- {_md(f['rule'])}: {_md(f['message'])}" for f in found] or ["Unchanged since the accepted test."]
     return "\n".join(out) + "\n"
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from roceconf.fabric.checks import CheckResult
 from roceconf.fabric.headroom import DEFAULT_SMALL_PACKET_PERCENT, DeviceHeadroom
 from roceconf.intent.fabric import Fabric
+from roceconf.reports import escape
 
 #: in text output, at most this many findings per intent position and rule (JSON has all of them)
 PER_POSITION = 5
@@ -49,7 +50,7 @@ def check_text(result: CheckResult) -> str:
     lines: list[str] = []
     for ds in groups.values():
         for d in ds[:PER_POSITION]:
-            lines.append(d.format())
+            lines.append(escape.diagnostic(d))
         if len(ds) > PER_POSITION:
             lines.append(
                 f"{ds[0].file}:{ds[0].line}:{ds[0].col}: {ds[0].severity}[{ds[0].code}]: "
@@ -81,6 +82,7 @@ def headroom_table(
     from rich.console import Console
     from rich.table import Table
 
+    esc = escape.markup
     out = file or sys.stdout
     console = Console(file=out, width=140, highlight=False)  # rich decides colour (NO_COLOR, TTY, ...)
     table = Table(
@@ -105,9 +107,9 @@ def headroom_table(
         for i, r in enumerate(rep.rows):
             h = r.per_priority
             table.add_row(
-                rep.device if i == 0 else "",
-                r.port,
-                r.peer,
+                esc(rep.device) if i == 0 else "",
+                esc(r.port),
+                esc(r.peer),
                 f"{r.speed_gbps}G",
                 f"{r.cable_m:g} m",
                 ",".join(map(str, r.priorities)) or "-",
@@ -121,7 +123,7 @@ def headroom_table(
         status = "" if rep.margin is None else ("fits" if rep.margin >= 0 else "[red]DOES NOT FIT[/red]")
         table.add_row(
             "",
-            f"[bold]total {rep.asic or ''}[/bold]",
+            f"[bold]total {esc(rep.asic or '')}[/bold]",
             status,
             "",
             "",
@@ -133,7 +135,7 @@ def headroom_table(
             end_section=True,
         )
         if rep.unknown:
-            notes.append(f"{rep.device}: {rep.unknown}")
+            notes.append(f"{esc(rep.device)}: {esc(rep.unknown)}")
     console.print(table)
     console.print(
         "budget per port = ASIC buffer / lossless-path ports (secondary or unverified figures: see "

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from roceconf.health.evaluate import HealthReport
 from roceconf.health.rules import ALL
+from roceconf.reports import escape
 
 
 class _R(BaseModel):
@@ -99,7 +100,7 @@ def report_json_schema() -> dict[str, Any]:
 def to_json(report: HealthReport) -> str:
     data = report.to_dict()
     ReportModel.model_validate(data)  # the output always matches its published schema
-    return json.dumps(data, indent=2) + "\n"
+    return escape.dumps(data, indent=2) + "\n"
 
 
 _STYLE = {
@@ -120,7 +121,7 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
     c = report.counts
-    con.print(f"[bold]roceconf health[/bold]  intent {report.intent}  ({report.source})")
+    con.print(f"[bold]roceconf health[/bold]  intent {esc(report.intent)}  ({esc(report.source)})")
     for d in report.devices:
         con.print()
         span = (
@@ -129,10 +130,10 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
             else ""
         )
         con.print(
-            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{d.device}[/bold] ({d.platform})  {d.source}  {span}"
+            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{esc(d.device)}[/bold] ({d.platform})  {esc(d.source)}  {span}"
         )
         if d.status == "unknown":
-            con.print(f"  could not read: {d.reason}", markup=False)
+            con.print(f"  could not read: {escape.plain(d.reason)}", markup=False)
             continue
         if not d.findings:
             continue
@@ -142,11 +143,11 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
         for f in d.findings:
             t.add_row(
                 f"[{_STYLE[f.severity]}]{f.severity}[/]",
-                f.rule,
-                f.port or "-",
+                esc(f.rule),
+                esc(f.port or "-"),
                 _prio(f.priority),
-                f"{f.title}: {f.message}",
-                f.impact,
+                esc(f"{f.title}: {f.message}"),
+                esc(f.impact),
             )
         con.print(t)
     con.print()
@@ -191,8 +192,8 @@ def to_junit(report: HealthReport) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def _md(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+esc = escape.markup
+_md = escape.md
 
 
 def to_markdown(report: HealthReport) -> str:
@@ -201,7 +202,7 @@ def to_markdown(report: HealthReport) -> str:
     out = [
         "## roceconf health report",
         "",
-        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
+        f"Intent `{_md(report.intent)}`, source {_md(report.source)}, generated {report.generated_at}.",
         "",
         f"**{c['devices']} devices**: {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown — "
         f"{c['critical']} critical, {c['warning']} warning.",
@@ -213,21 +214,21 @@ def to_markdown(report: HealthReport) -> str:
         nc = sum(1 for f in d.findings if f.severity == "critical")
         nw = sum(1 for f in d.findings if f.severity == "warning")
         out.append(
-            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
+            f"| {_md(d.device)} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
         )
     for d in report.devices:
         if not d.findings:
             continue
         out += [
             "",
-            f"### {d.device} ({d.platform})",
+            f"### {_md(d.device)} ({d.platform})",
             "",
             "| severity | rule | port | priority | finding | impact |",
             "|---|---|---|---|---|---|",
         ]
         for f in d.findings:
             out.append(
-                f"| {f.severity} | {f.rule} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"
+                f"| {f.severity} | {_md(f.rule)} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"
             )
     return "\n".join(out) + "\n"
 

@@ -8,7 +8,6 @@ The formatters live beside this module: :mod:`.sarif`, :mod:`.github`, :mod:`.ju
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -70,7 +69,9 @@ def to_data(data: Any, fmt: str) -> str:
     """``data`` as JSON (indented) or YAML."""
     if fmt == "yaml":
         return to_yaml(data)
-    return json.dumps(data, indent=2, default=str) + "\n"
+    from roceconf.reports.escape import dumps
+
+    return dumps(data, indent=2, default=str) + "\n"
 
 
 def write_report(text: str, output: str | Path) -> Path:

@@ -85,10 +85,11 @@ def format_validate(results: list[ValidateResult], fmt: str, strict: bool = Fals
     summary = [r.summary() for r in results]
     if fmt == "text":
         from roceconf.diagnostics import capped
+        from roceconf.reports import escape
 
         lines = []
         for r in results:
-            lines += [d.format() for d in capped(r.diagnostics)]
+            lines += [escape.diagnostic(d) for d in capped(r.diagnostics)]
             lines.append(r.summary())
         return "\n".join(lines) + "\n"
     if fmt in ("json", "yaml"):

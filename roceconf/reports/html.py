@@ -7,7 +7,6 @@ devices and intents are HTML-escaped by Jinja2's autoescape; the embedded JSON h
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from jinja2 import Environment
 
 from roceconf.intent import Fabric
 from roceconf.names import natural_key
+from roceconf.reports import escape
 from roceconf.reports.fabricmap import COLORS, DeviceMark, FabricMap, Item, build, mermaid, worst
 
 _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info": "info"}
@@ -307,7 +307,7 @@ def render(fmap: FabricMap) -> str:
     tiers = sorted({n.tier for n in fmap.nodes}, reverse=True)
     tier_rows = [(fmap.tiers.get(t, str(t)), next(n.y for n in fmap.nodes if n.tier == t)) for t in tiers]
     per_tier = {t: sum(1 for n in fmap.nodes if n.tier == t) for t in tiers}
-    data = json.dumps(_data(fmap), separators=(",", ":")).replace("</", "<\\/")
+    data = escape.script_json(_data(fmap))
     plats = sorted({p for n in fmap.nodes for p in n.platform.split("/")}, key=natural_key)
     return _PAGE.render(
         m=fmap,

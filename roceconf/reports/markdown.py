@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from roceconf.diagnostics import Diagnostic
-from roceconf.reports import relative_path
+from roceconf.reports import escape, relative_path
 
 ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
 
 
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")
+_md = escape.md
 
 
 def findings_markdown(title: str, diagnostics: Iterable[Diagnostic], summary: Iterable[str] = ()) -> str:

@@ -9,7 +9,6 @@ CI) with 1-based line and column, as printed in ``FILE:LINE:COL``.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Iterable
@@ -18,7 +17,7 @@ from typing import Any
 
 from roceconf import __version__
 from roceconf.diagnostics import Diagnostic
-from roceconf.reports import relative_uri
+from roceconf.reports import escape, relative_uri
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #: roceconf severity -> SARIF level (SARIF 2.1.0 §3.27.10: none, note, warning, error)
@@ -118,4 +117,4 @@ def to_sarif(
             }
         ],
     }
-    return json.dumps(log, indent=2) + "\n"
+    return escape.dumps(log, indent=2) + "\n"
