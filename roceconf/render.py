@@ -44,14 +44,46 @@ def _dscp_by_tc(dscp_to_tc: dict[str, int]) -> list[tuple[int, list[int]]]:
     return [(tc, sorted(ds)) for tc, ds in sorted(by.items())]
 
 
-def shell_quote(value: object) -> str:
-    """One shell word, whatever the value (names are validated too, so this is a second line of defence)."""
-    return shlex.quote(str(value))
+#: characters that end or hide a line (control characters, line and paragraph separators, direction
+#: overrides): a value holding one is written in bash's $'...' form, so no value spans two lines of a script
+_CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_SHELL_CONTROL = re.compile(f"[{_CONTROL_CHARS}]")
+_ANSI_C_ESCAPED = re.compile(f"[\\\\'{_CONTROL_CHARS}]")
+
+
+def _ansi_c(m: re.Match[str]) -> str:
+    """One character inside $'...': backslash and quote escaped, the others as their UTF-8 bytes (\\xHH,
+    whatever the locale)."""
+    ch = m.group()
+    if ch in "\\'":
+        return "\\" + ch
+    return "".join(f"\\x{b:02x}" for b in ch.encode("utf-8"))
+
+
+def shell_quote(value: object, always: bool = False) -> str:
+    """One inert shell word on one line, whatever the value: the quoting of every generated script (host
+    NIC scripts, the acceptance script). Plain words stay as they are (``always``: single-quoted anyway);
+    quotes, ``$``, backticks and spaces are single-quoted; control characters and line separators take
+    bash's ``$'...'`` form. Names are validated too, so this is the second line of defence."""
+    s = str(value)
+    if _SHELL_CONTROL.search(s):
+        return "$'" + _ANSI_C_ESCAPED.sub(_ansi_c, s) + "'"
+    if always:
+        return "'" + s.replace("'", "'\"'\"'") + "'"
+    return shlex.quote(s)
 
 
 def shell_dquote(value: object) -> str:
-    """A value inside a double-quoted shell string: $, `, " and \\ escaped."""
-    return re.sub(r'([$`"\\])', r"\\\1", str(value))
+    """A value inside a double-quoted shell string (a message): $, `, " and \\ escaped; a control character
+    or line separator as ``?`` (a message never spans lines)."""
+    return re.sub(r'([$`"\\])', r"\\\1", _SHELL_CONTROL.sub("?", str(value)))
+
+
+def script_finalize(value: object) -> object:
+    """Every ``{{ }}`` of a host script: a string that would start a new line is quoted (`shell_quote`)."""
+    if isinstance(value, str) and _SHELL_CONTROL.search(value):
+        return shell_quote(value)
+    return value
 
 
 COMMON_FILTERS = {
@@ -78,9 +110,13 @@ def environment(platform: str) -> jinja2.Environment:
         "keep_trailing_newline": True,
         "autoescape": False,
     }
+    salt = repr(sorted(options.items()))
+    if plat.apply_method == "script":  # a host script: no value may start a line of its own
+        options["finalize"] = script_finalize
+        salt += " finalize=script_finalize"
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(root / platform), str(root / "common")]),
-        bytecode_cache=bytecode_cache(repr(sorted(options.items()))),
+        bytecode_cache=bytecode_cache(salt),
         **options,  # type: ignore[arg-type]
     )
     env.filters.update(COMMON_FILTERS)

@@ -5,21 +5,18 @@ key-based SSH to every host. Everything that depends on the host is discovered t
 address of each netdev (``ip -4 -o addr show dev``), whether perftest has ``--out_json``, and the RoCE v2 GID
 index of each HCA (``/sys/class/infiniband/<dev>/ports/1/gid_attrs/types/<i>``, the kernel's GID table, whose
 IPv4-mapped entries end in ``ffff:aabb:ccdd``). perftest connects through RDMA-CM (``-R``), which picks the GID
-from the address, so no GID index is needed there. Every value that comes from the intent is shell-quoted.
+from the address, so no GID index is needed there. Every value that comes from the intent is one shell word on one line (``roceconf.render.shell_quote``).
 """
 
 from __future__ import annotations
 
-import shlex
-
 from roceconf.acceptance.plan import AcceptancePlan, PerftestCase
-
-_q = shlex.quote
+from roceconf.render import shell_quote as _q
 
 
 def _sq(value: str) -> str:
-    """Always single-quoted (shlex.quote leaves '=mlx5_0:1' bare, which reads as '==' after an assignment)."""
-    return "'" + value.replace("'", "'\"'\"'") + "'"
+    """Always quoted (shlex.quote leaves '=mlx5_0:1' bare, which reads as '==' after an assignment)."""
+    return _q(value, always=True)
 
 
 def _size(n: int) -> str:
@@ -134,7 +131,7 @@ def nccl_env_script(plan: AcceptancePlan) -> str:
 def shell(plan: AcceptancePlan) -> str:
     """A bash script that runs every test of the plan and saves each output under $RESULTS/<test id>...."""
     first = next(iter(plan.hosts))
-    out = [_HEADER.format(fabric=plan.fabric, intent=plan.intent, first=first, tos=plan.traffic_class)]
+    out = [_HEADER.format(fabric=_q(plan.fabric), intent=_q(plan.intent), first=_q(first), tos=plan.traffic_class)]
     out.append("# --- perftest: per rail (same leaf) and across the spine layer")
     for c in plan.perftest:
         for size in c.sizes:
@@ -161,7 +158,7 @@ def shell(plan: AcceptancePlan) -> str:
         for c in plan.nccl:
             np = len(c.hosts) * c.gpus_per_node
             test = [
-                f'"$NCCL_TESTS/{c.collective}_perf"',
+                f'"$NCCL_TESTS"/{_q(c.collective + "_perf")}',
                 "-b",
                 _size(c.min_bytes),
                 "-e",
@@ -181,11 +178,12 @@ def shell(plan: AcceptancePlan) -> str:
             else:
                 hosts_arg = ",".join(f"{h}:{c.gpus_per_node}" for h in c.hosts)
                 launch = f"mpirun --allow-run-as-root -np {np} -H {_q(hosts_arg)} --bind-to numa -x PATH -x LD_LIBRARY_PATH"
+            out.append(f"id={_q(c.id)}")
             out.append('for r in $(seq 1 "$REPEATS"); do')
             out.append(
                 f"  {launch} /tmp/roceconf-nccl-env.sh {' '.join(test)} "
-                f'-J "$PWD/$RESULTS/{c.id}.r$r.json" > "$RESULTS/{c.id}.r$r.txt" 2>&1 '
-                f'|| echo "{c.id} repeat $r failed (see $RESULTS/{c.id}.r$r.txt)" >&2'
+                '-J "$PWD/$RESULTS/$id.r$r.json" > "$RESULTS/$id.r$r.txt" 2>&1 '
+                '|| echo "$id repeat $r failed (see $RESULTS/$id.r$r.txt)" >&2'
             )
             out.append("done")
     out.append('echo "results in $RESULTS"')
