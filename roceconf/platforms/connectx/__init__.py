@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections import Counter
 from typing import Any
 
@@ -131,10 +130,6 @@ def dscp_pairs(itf: Interface, state: DeviceState) -> list[tuple[int, int]]:
     return sorted(pairs)
 
 
-def _shq(value: Any) -> str:
-    return shlex.quote(str(value))
-
-
 def _tools(state: DeviceState) -> list[str]:
     tools: set[str] = set()
     for itf in state.interfaces.values():
@@ -161,7 +156,6 @@ FILTERS = {
     "cx_pfc": pfc_list,
     "cx_dscp_pairs": dscp_pairs,
     "cx_tools": _tools,
-    "shq": _shq,
 }
 
 
