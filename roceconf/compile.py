@@ -120,11 +120,17 @@ def write_render(
     return outdir.write_set(files, d, complete=complete, extra_stale=extra)
 
 
-def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
+def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = False) -> list[str]:
     """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
+    ``private``: device data (saved configs, counters): files 0600 in a 0700 directory.
     Returns the names whose content changed."""
     d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
+    if private:
+        from roceconf.sessionlog import private_dir
+
+        private_dir(d)
+    else:
+        d.mkdir(parents=True, exist_ok=True)
     changed = []
     for name, text in files.items():
         p = outdir.contained(d, name)
@@ -134,6 +140,8 @@ def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
         except (OSError, UnicodeDecodeError):
             pass
         outdir.write_file(p, text)
+        if private:
+            p.chmod(0o600)
         changed.append(name)
     return changed
 

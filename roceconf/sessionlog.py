@@ -8,7 +8,8 @@ the command line, the version and the exit code.
 
 Every handler installed here scrubs secrets: each password registered with :func:`add_secret` (collection
 registers every credential it uses, and ``ROCECONF_PASSWORD`` is registered at start) and anything that looks
-like ``password=...`` / ``"password": "..."``.
+like ``password=...`` / ``"password": "..."``, and the device secrets of every platform's config grammar
+(`roceconf.redact`). The log file is 0600 in a 0700 directory.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+
+from roceconf.redact import redact
 
 log = logging.getLogger("roceconf")
 
@@ -57,7 +60,8 @@ def scrub(text: str) -> str:
         secrets = sorted(_secrets, key=len, reverse=True)
     for s in secrets:
         text = text.replace(s, MASK)
-    return _SECRET_KEYS.sub(lambda m: f"{m.group('key')}{m.group('q')}{MASK}{m.group('q')}", text)
+    text = _SECRET_KEYS.sub(lambda m: f"{m.group('key')}{m.group('q')}{MASK}{m.group('q')}", text)
+    return redact(text)  # device secrets in configs and API replies (every platform's grammar)
 
 
 class ScrubFilter(logging.Filter):
@@ -111,6 +115,15 @@ def _handler(h: logging.Handler, level: int) -> logging.Handler:
     return h
 
 
+def private_dir(d: Path) -> None:
+    """Create ``d`` (and its parents) for files only the user may read: a directory this creates is 0700,
+    an existing one of the user's own is made 0700 (a session log or a saved config holds device data)."""
+    d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = d.stat()
+    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+        d.chmod(st.st_mode & 0o700 | 0o700)
+
+
 class Session:
     """The logging of one command-line run (see the module docstring)."""
 
@@ -129,9 +142,10 @@ class Session:
             self.handlers.append(_handler(logging.StreamHandler(sys.stderr), level))
         if log_dir is not None:
             d = Path(log_dir)
-            d.mkdir(parents=True, exist_ok=True)
+            private_dir(d)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             self.path = d / f"roceconf-{stamp}-{command}-{os.getpid()}.log"
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
             self.handlers.append(_handler(logging.FileHandler(self.path, encoding="utf-8"), logging.DEBUG))
         if not self.handlers:
             return self

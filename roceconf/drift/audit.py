@@ -376,10 +376,11 @@ def audit_device(
                     f"inventory says platform {target.platform}, intent says {dev.platform}", retry=False
                 )
             text, attempts = read_with_retries(target, desired, timeout, retries)
-            if save_dir is not None:  # a backup that `--configs` can audit later
+            if save_dir is not None:  # a backup that `--configs` can audit later, without the device's secrets
                 from roceconf.compile import output_name, write_outputs
+                from roceconf.redact import redact
 
-                write_outputs({output_name(name, dev.platform): text}, save_dir)
+                write_outputs({output_name(name, dev.platform): redact(text)}, save_dir, private=True)
             where = f"{target.host}:{target.port}" if target.port else target.host
             res = evaluate(dev, desired, text, where, f"{name}:running-config", want)
             res.attempts = attempts

@@ -177,7 +177,7 @@ def health_live(
         if save_dir is not None:
             from roceconf.compile import write_outputs
 
-            write_outputs({n + SAVED_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir)
+            write_outputs({n + SAVED_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir, private=True)
         snaps[n] = [snapshot(dev, s["taken_at"], s["outputs"], s["command_times"]) for s in r.samples]
     return evaluate(fab, snaps, errors, source=source, meta=meta)
 
