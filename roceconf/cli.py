@@ -82,6 +82,9 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from roceconf.cliconfig import warn_weakening
+
+        warn_weakening()
         try:
             return fn(*args, **kwargs)
         except DiagnosticError as e:
@@ -155,10 +158,12 @@ def main(
     from roceconf import __version__, cliconfig
     from roceconf.sessionlog import Session
 
+    settings = None
     try:
         path = config_file or cliconfig.find()
         if path is not None:
-            shared, ctx.default_map = cliconfig.default_map(main, *cliconfig.read(path))
+            table, settings = cliconfig.read(path)
+            shared, ctx.default_map = cliconfig.default_map(main, table, settings)
             src = click.core.ParameterSource
             verbose = (
                 verbose if ctx.get_parameter_source("verbose") != src.DEFAULT else shared.get("verbose", 0)
@@ -170,7 +175,7 @@ def main(
         _error(e)
         sys.exit(EXIT_INVALID)
     session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
-    ctx.obj = {"session": session, "debug": debug}
+    ctx.obj = {"session": session, "debug": debug, "settings": settings}
     session.header(sys.argv[1:], __version__)
 
 

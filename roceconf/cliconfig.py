@@ -135,4 +135,42 @@ def default_map(group: click.Group, table: dict[str, Any], label: str) -> tuple[
     return top, commands
 
 
-__all__ = ["ConfigError", "FILE_NAMES", "default_map", "envvar", "find", "long_name", "read"]
+#: options that weaken security when set, and what they do; set from a settings file or an environment
+#: variable (a repository's pyproject.toml, a CI variable) they are named on stderr with where they came from
+WEAKENING = {
+    "no_verify_tls": "eAPI HTTPS certificates are not verified",
+    "ca_file": "eAPI HTTPS certificates signed by this CA bundle are trusted",
+}
+
+
+def weakening(ctx: click.Context, settings: str | None) -> list[str]:
+    """One warning per security-weakening option of the running command that a settings file (``settings``,
+    its label) or an environment variable set; the command line needs none (the user typed it)."""
+    src = click.core.ParameterSource
+    out = []
+    for p in ctx.command.params:
+        if p.name not in WEAKENING or not ctx.params.get(p.name):
+            continue
+        where = ctx.get_parameter_source(p.name)
+        if where == src.DEFAULT_MAP:
+            origin = settings or "the settings file"
+        elif where == src.ENVIRONMENT:
+            origin = f"the environment variable {envvar(ctx.info_name, p)}"
+        else:
+            continue
+        out.append(f"{long_name(p)} = {ctx.params[p.name]!r} set by {origin}: {WEAKENING[p.name]}")
+    return out
+
+
+def warn_weakening() -> None:
+    """On stderr, each security-weakening option of the running command set by a settings file or variable."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return
+    from roceconf.reports.escape import plain
+
+    for w in weakening(ctx, (ctx.find_root().obj or {}).get("settings")):
+        click.echo(f"warning: {plain(w)}", err=True)
+
+
+__all__ = ["ConfigError", "FILE_NAMES", "WEAKENING", "default_map", "envvar", "find", "long_name", "read", "warn_weakening", "weakening"]

@@ -164,3 +164,40 @@ def test_debug_session_log_and_saved_configs_hold_no_device_secret(tmp_path: Pat
     assert [(d["device"], d["status"], d["items"]) for d in a["devices"]] == [
         (d["device"], d["status"], d["items"]) for d in b["devices"]
     ]
+
+
+# ----------------------------------------------------------------------------------------- item 6
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from roceconf.compile import load_valid, render_fabric, write_outputs
+
+    out = tmp_path_factory.mktemp("cfg")
+    write_outputs(render_fabric(load_valid(str(LAB))), out)
+    return out
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("pyproject.toml", "[project]\nname = 'x'\n[tool.roceconf.drift]\nno-verify-tls = true\n"),
+        ("roceconf.toml", "[drift]\nno_verify_tls = true\nca-file = 'evil.pem'\n"),
+    ],
+)
+def test_a_settings_file_that_weakens_tls_is_named(tmp_path: Path, rendered: Path, name: str, text: str) -> None:
+    (tmp_path / name).write_text(text)
+    (tmp_path / "evil.pem").write_text("")
+    o = run("drift", str(LAB), "--configs", str(rendered), cwd=tmp_path)
+    check(o, bad_input=False, rc=0)
+    warnings = [ln for ln in o.stderr.splitlines() if ln.startswith("warning:")]
+    assert any("no-verify-tls" in w and str(tmp_path / name) in w and "not verified" in w for w in warnings), o.stderr
+    if "ca-file" in text:
+        assert any("ca-file" in w and str(tmp_path / name) in w for w in warnings), o.stderr
+
+
+def test_an_environment_variable_that_weakens_tls_is_named(tmp_path: Path, rendered: Path) -> None:
+    o = run("drift", str(LAB), "--configs", str(rendered), cwd=tmp_path, env={"ROCECONF_DRIFT_NO_VERIFY_TLS": "1"})
+    check(o, bad_input=False, rc=0)
+    assert "warning: no-verify-tls" in o.stderr and "ROCECONF_DRIFT_NO_VERIFY_TLS" in o.stderr, o.stderr
+    typed = run("drift", str(LAB), "--configs", str(rendered), "--no-verify-tls", cwd=tmp_path)
+    check(typed, bad_input=False, rc=0)
+    assert "warning:" not in typed.stderr  # typed on the command line: the user said so
