@@ -646,7 +646,9 @@ def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int
     def cb(r: DeviceResult, i: int, n: int) -> None:
         found = len(r.ranked)
         extra = f" ({r.reason})" if r.reason else (f" ({found} item(s))" if found else "")
-        print(f"[{i}/{n}] {r.device}: {r.status}{extra}", file=stream, flush=True)
+        from roceconf.reports.escape import plain
+
+        print(plain(f"[{i}/{n}] {r.device}: {r.status}{extra}"), file=stream, flush=True)
 
     return cb
 

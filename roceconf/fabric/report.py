@@ -61,7 +61,7 @@ def check_text(result: CheckResult) -> str:
     for d in result.diagnostics:
         sev[d.severity] += 1
     lines.append(
-        f"{result.fabric}: checked {result.kind} states ({result.source}): {result.devices} devices, "
+        f"{result.fabric}: checked {result.kind} states ({escape.plain(result.source)}): {result.devices} devices, "
         f"{result.hops} links on the lossless path; {sev['error']} error(s), {sev['warning']} warning(s), "
         f"{sev['info']} info; {len(result.unreadable)} device(s) unreadable"
     )

@@ -240,7 +240,9 @@ def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:
 def plain_progress(stream: Any = sys.stderr) -> Callable[[Any, int, int], None]:
     def cb(r: Any, i: int, n: int) -> None:
         extra = f" ({r.reason})" if r.reason else ""
-        print(f"[{i}/{n}] {r.device}: {r.status}{extra}", file=stream, flush=True)
+        from roceconf.reports.escape import plain
+
+        print(plain(f"[{i}/{n}] {r.device}: {r.status}{extra}"), file=stream, flush=True)
 
     return cb
 

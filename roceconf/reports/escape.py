@@ -12,7 +12,7 @@ on the values it prints; the formats' own markup (styles, tables, tags) is writt
   line.
 * :func:`md_fence` - a fenced code block that the text cannot close.
 * :func:`finite` / :func:`dumps` - JSON without NaN or Infinity (they become null: not known).
-* :func:`script_json` - JSON inside an HTML ``<script>`` element that cannot end it or open a comment.
+* :func:`script_json` - JSON inside an HTML ``<script>`` element that cannot end it, open a comment or a tag.
 """
 
 from __future__ import annotations
@@ -86,14 +86,11 @@ def dumps(data: Any, **kw: Any) -> str:
         return json.dumps(finite(data), allow_nan=False, **kw)
 
 
-_SCRIPT_OPEN = re.compile(r"<(!--|script)", re.IGNORECASE)
-
-
 def script_json(data: Any) -> str:
-    """JSON for an HTML ``<script>`` element: ``</`` as ``<\\/``, ``<!--`` and ``<script`` with ``\\u003c``, so
-    the HTML parser never ends the element nor enters its escaped states; the JSON reads the same."""
-    text = dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return _SCRIPT_OPEN.sub(lambda m: "\\u003c" + m.group(1), text)
+    """JSON for an HTML ``<script>`` element: ``</`` as ``<\\/``, every other ``<`` as ``\\u003c``, so nothing in
+    it can end the element, open a comment or a tag; the JSON reads the same."""
+    text = dumps(data, separators=(",", ":"))
+    return re.sub("<(?!/)", "\\\\u003c", text).replace("</", "<\\/")
 
 
 def diagnostic(d: Any) -> str:
