@@ -208,3 +208,19 @@ def test_drift_inventory_variable(tmp_path: Path, fmt: str) -> None:
 
     _pair(make, lambda inv: ("drift", str(LAB), "--inventory", str(inv), "--timeout", "1", "--retries", "0"), fmt,
           tmp_path)
+
+
+def test_json_never_holds_nan_or_infinity(tmp_path: Path) -> None:
+    """Figures a device or a file gave as NaN / Infinity (Python's json reads them) are written as null."""
+    verdict = {
+        "format_version": 1, "generated_at": "x", "plan": "p", "traffic_class": 106, "passed": True,
+        "exit_code": 0, "summary": {"pass": 1}, "findings": [], "tests": [],
+    }
+    (tmp_path / "verdict.json").write_text(json.dumps(verdict))
+    bom = {"format_version": 1, "devices": {"leaf1": {"status": "read", "facts": {"temp": float("nan"),
+                                                                                    "rate": float("inf")}}}}
+    (tmp_path / "bom.json").write_text(json.dumps(bom))  # NaN and Infinity, as json.dumps writes them
+    o = run("acceptance", "record", "verdict.json", "--bom", "bom.json", "-o", "base.json", "--force", cwd=tmp_path)
+    check(o, bad_input=False, rc=0)
+    base = _no_nan((tmp_path / "base.json").read_text())
+    assert base["bom"]["devices"]["leaf1"]["facts"] == {"temp": None, "rate": None}
