@@ -18,7 +18,9 @@ from roceconf.platforms.base import split_outputs
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(
-    (p.parent.parent.name, p) for p in FIXTURES.glob("*/counters/*.txt") if p.with_suffix(".expected.yaml").exists()
+    (p.relative_to(FIXTURES).parts[0], p)
+    for p in FIXTURES.glob("*/counters/**/*.txt")
+    if p.with_suffix(".expected.yaml").exists()
 )
 
 
@@ -40,8 +42,12 @@ def test_every_platform_has_counter_fixtures_with_a_readme() -> None:
 @pytest.mark.parametrize(("plat", "path"), CASES, ids=[f"{p}/{f.name}" for p, f in CASES])
 def test_fixture_parses_to_expected_counters(plat: str, path: Path) -> None:
     ports, warnings = platforms.counters(plat).parse(_outputs(path))
-    assert warnings == []
     expected = yaml.safe_load(path.with_suffix(".expected.yaml").read_text())
+    if "warnings" in expected:  # a recording that needs a note (multi-ASIC backplane ports)
+        assert warnings == expected["warnings"]
+        expected = expected["ports"]
+    else:
+        assert warnings == []
     assert {n: p.to_dict() for n, p in ports.items()} == expected
 
 

@@ -39,25 +39,64 @@ def rows(data: Any) -> list[dict[str, Any]]:
     return []
 
 
+_DASHES = re.compile(r"\s*-+(\s+-+)+\s*")
+
+
 def table(text: str) -> list[dict[str, str]]:
     """A text table with a header line, a dashed line under it and rows aligned to the dashes
-    (the ``tabulate`` layout SONiC's show commands print). Several tables in one output are read in turn."""
+    (the ``tabulate`` layout SONiC's show commands print). Several tables in one output are read in turn,
+    with or without blank lines or title lines between them. Rows that do not line up with their header
+    are left out (see :func:`tables`)."""
+    return tables(text)[0]
+
+
+def tables(text: str) -> tuple[list[dict[str, str]], list[str]]:
+    """``(rows, problems)``: the rows of every table in ``text`` and one line per row that was left out
+    because it does not line up with its header's dashes (a cut or garbled line: reading it by position
+    would give a wrong value)."""
     out: list[dict[str, str]] = []
+    problems: list[str] = []
     lines = text.replace("\r", "").split("\n")
+
+    def dashes(k: int) -> bool:
+        return 0 <= k < len(lines) and bool(_DASHES.fullmatch(lines[k]))
+
     i = 0
     while i < len(lines) - 1:
-        dash = lines[i + 1]
-        if re.fullmatch(r"\s*-+(\s+-+)+\s*", dash) and lines[i].strip():
-            spans = [(m.start(), m.end()) for m in re.finditer(r"-+", dash)]
-            head = [_cell(lines[i], spans, k) for k in range(len(spans))]
-            i += 2
-            while i < len(lines) and lines[i].strip():
-                cells = [_cell(lines[i], spans, k) for k in range(len(spans))]
-                out.append(dict(zip(head, cells, strict=True)))
-                i += 1
-        else:
+        if not (dashes(i + 1) and lines[i].strip()):
             i += 1
-    return out
+            continue
+        spans = [(m.start(), m.end()) for m in re.finditer(r"-+", lines[i + 1])]
+        head = [_cell(lines[i], spans, k) for k in range(len(spans))]
+        i += 2
+        # a table ends at a blank line, at the header of the next table or at a title line above it
+        while i < len(lines) and lines[i].strip() and not dashes(i + 1) and not dashes(i + 2):
+            line = lines[i]
+            if _aligned(line, spans):
+                cells = [_cell(line, spans, k) for k in range(len(spans))]
+                out.append(dict(zip(head, cells, strict=True)))
+            else:
+                problems.append(
+                    f"line {i + 1} does not line up with its table's header: {line.strip()[:60]!r}"
+                )
+            i += 1
+    return out, problems
+
+
+def _aligned(line: str, spans: list[tuple[int, int]]) -> bool:
+    """Every cell within its column: the gaps between the header's dashes are blank, no cell is empty
+    and a number in the last column ends where its dashes end (tabulate right-aligns numbers)."""
+    body = line.rstrip()
+    last = body[spans[-1][0] :].strip() if len(body) > spans[-1][0] else ""
+    # a number is right-aligned to its dashes: a shorter line is a cut one ("1,2" of "1,234")
+    if len(body) > spans[-1][1] or (len(body) < spans[-1][1] and last[-1:].isdigit()):
+        return False
+    for k in range(len(spans)):
+        if k and body[spans[k - 1][1] : spans[k][0]].strip():
+            return False
+        if not body[(spans[k - 1][1] if k else 0) : spans[k][1]].strip():
+            return False
+    return True
 
 
 def _cell(line: str, spans: list[tuple[int, int]], k: int) -> str:
