@@ -389,3 +389,56 @@ def test_unknown_counter_names_are_listed_under_debug(caplog: pytest.LogCaptureF
     caplog.clear()
     platforms.counters("sonic").parse(_outputs(FIXTURES / "sonic/counters/real/single-asic.txt"))
     assert "not understood" not in caplog.text
+
+
+# ------------------------------------------------------------------------------------ NVUE, NX-OS
+def test_nvue_text_and_json_of_one_capture_read_alike() -> None:
+    """The command reference's table layout and the JSON: identical snapshots; ``ecn-marked-frames`` read."""
+    text = _parse("nvue", _outputs(FIXTURES / "nvue/counters/layout/counters.text.txt"))
+    js = _parse("nvue", _outputs(FIXTURES / "nvue/counters/layout/counters.json.txt"))
+    assert text == js
+    ports, warnings = js
+    assert warnings == []
+    assert ports["swp2"]["prio"]["ecn_marked"]["3"] == 238 and ports["swp1"]["prio"]["pfc_rx_us"]["7"] == 172
+
+
+def test_nvue_rounded_table_cells_are_never_read() -> None:
+    """``75.19 KB`` is how the table renders a count of 76993 frames: not read (absent), never 75 or 76990."""
+    outs = _outputs(FIXTURES / "nvue/counters/layout/counters.text.txt")
+    cmd = "nv show interface swp1 counters qos egress-queue-stats"
+    assert "136 Bytes" in outs[cmd]
+    outs[cmd] = outs[cmd].replace("136 Bytes", "75.19 KB ")
+    ports, _ = _parse("nvue", {cmd: outs[cmd]})
+    drops = ports["swp1"]["prio"]["queue_drops"]
+    assert "3" not in drops and drops["2"] == 126 + 127  # the sum of a rounded part is no sum
+
+
+def test_health_on_nvue_text_after_clearing(tmp_path: Path) -> None:
+    outs = _outputs(FIXTURES / "nvue/counters/layout/counters.text.txt")
+    zero = {c: re.sub(r"(?m)^(\d\s+)(.*)$", lambda m: m.group(1) + _zeroed(m.group(2)), t) for c, t in outs.items()}
+    found, dev = _health(tmp_path, "nvue", "swp1,swp2", [zero, outs])
+    ports = ("swp1", "swp2")
+    assert found == (
+        {("RC300", "sw1", p, 3) for p in ports}
+        | {("RC304", "sw1", p, q) for p in ports for q in LOSSY}
+        | {("RC305", "sw1", p, q) for p in ports for q in LOSSY}
+    )
+    assert dev["status"] == "findings"
+
+
+def test_health_on_nxos_schema_layout(tmp_path: Path) -> None:
+    """Read twice unchanged: the watchdog holds Ethernet1/1 qos-group 3 shut (RC302); after clearing, drops on
+    the lossless queue and pauses on lossy priorities."""
+    outs = _outputs(FIXTURES / "nxos/counters/schema-names.txt")
+    found, _ = _health(tmp_path / "a", "nxos", "Ethernet1/1-2", [outs, outs]) if (tmp_path / "a").mkdir() is None else (set(), {})
+    assert found == {("RC302", "sw1", "Ethernet1/1", 3)}
+    keys = r'("(?:eq-uc-stat-value|eq-oobfc-uc-stat-value|tx-pause-count|rx-pause-count|q-shutdown|q-restored)": ")(\d+)'
+    zero = {c: re.sub(keys, r"\g<1>0", t) for c, t in outs.items()}
+    (tmp_path / "b").mkdir()
+    found, _ = _health(tmp_path / "b", "nxos", "Ethernet1/1-2", [zero, outs])
+    ports = ("Ethernet1/1", "Ethernet1/2")
+    assert found == (
+        {("RC300", "sw1", p, 3) for p in ports}
+        | {("RC304", "sw1", p, q) for p in ports for q in LOSSY}
+        | {("RC301", "sw1", p, 3) for p in ports}
+    )

@@ -50,10 +50,12 @@ def table(text: str) -> list[dict[str, str]]:
     return tables(text)[0]
 
 
-def tables(text: str) -> tuple[list[dict[str, str]], list[str]]:
+def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[str]]:
     """``(rows, problems)``: the rows of every table in ``text`` and one line per row that was left out
     because it does not line up with its header's dashes (a cut or garbled line: reading it by position
-    would give a wrong value)."""
+    would give a wrong value). ``align``: how the table aligns its numbers - ``right`` (tabulate, SONiC: a
+    short last cell is a cut one) or ``left`` (NVUE: rows padded to the full width, so the output's final
+    line is read only when it still reaches the last column's end)."""
     out: list[dict[str, str]] = []
     problems: list[str] = []
     lines = text.replace("\r", "").split("\n")
@@ -72,7 +74,8 @@ def tables(text: str) -> tuple[list[dict[str, str]], list[str]]:
         # a table ends at a blank line, at the header of the next table or at a title line above it
         while i < len(lines) and lines[i].strip() and not dashes(i + 1) and not dashes(i + 2):
             line = lines[i]
-            if _aligned(line, spans):
+            final = not any(x.strip() for x in lines[i + 1 :])
+            if _aligned(line, spans, align, final):
                 cells = [_cell(line, spans, k) for k in range(len(spans))]
                 out.append(dict(zip(head, cells, strict=True)))
             else:
@@ -83,13 +86,18 @@ def tables(text: str) -> tuple[list[dict[str, str]], list[str]]:
     return out, problems
 
 
-def _aligned(line: str, spans: list[tuple[int, int]]) -> bool:
-    """Every cell within its column: the gaps between the header's dashes are blank, no cell is empty
-    and a number in the last column ends where its dashes end (tabulate right-aligns numbers)."""
+def _aligned(line: str, spans: list[tuple[int, int]], align: str = "right", final: bool = False) -> bool:
+    """Every cell within its column: the gaps between the header's dashes are blank, no cell is empty, no
+    line runs past the last column, and the last cell is whole (see :func:`tables` for ``align``)."""
     body = line.rstrip()
     last = body[spans[-1][0] :].strip() if len(body) > spans[-1][0] else ""
-    # a number is right-aligned to its dashes: a shorter line is a cut one ("1,2" of "1,234")
-    if len(body) > spans[-1][1] or (len(body) < spans[-1][1] and last[-1:].isdigit()):
+    if len(body) > spans[-1][1]:
+        return False
+    # a right-aligned number ends where its dashes end: a shorter line is a cut one ("1,2" of "1,234");
+    # a left-aligned table's final line could be cut anywhere unless its padding still reaches the end
+    if align == "right" and len(body) < spans[-1][1] and last[-1:].isdigit():
+        return False
+    if align == "left" and final and len(line) < spans[-1][1]:
         return False
     for k in range(len(spans)):
         if k and body[spans[k - 1][1] : spans[k][0]].strip():

@@ -129,8 +129,8 @@ def _put(
     row = into.setdefault(p, {})
     for k, v in flat.items():
         n = to_int(v)
-        if k in known and n is not None:
-            row[k] = n
+        if k in known:
+            row[k] = -1 if n is None else n  # -1: there but not a count (makes the counter unknown)
         elif k != key and n is not None and _notable(key, k):
             unknown.add(k)
 
@@ -228,13 +228,13 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 pc = ports.setdefault(name, PortCounters())
                 for p, row in entry["pfc"].items():
                     for k, c in _PFC.items():
-                        if k in row:
+                        if row.get(k, -1) >= 0:
                             pc.set_prio(c, p, row[k])
                 for p, row in entry["queue"].items():
                     drops = [row[k] for k, c in _QUEUE.items() if c == "queue_drops" and k in row]
-                    if drops:
+                    if drops and min(drops) >= 0:  # a part that is no count makes the sum unknown
                         pc.set_prio("queue_drops", p, sum(drops))
-                    if "queue-counters-ecn-ce-packets" in row:
+                    if row.get("queue-counters-ecn-ce-packets", -1) >= 0:
                         pc.set_prio("ecn_marked", p, row["queue-counters-ecn-ce-packets"])
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
