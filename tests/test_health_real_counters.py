@@ -62,7 +62,8 @@ def test_every_real_output_has_its_provenance(path: Path) -> None:
     row = _provenance(path.parent).get(path.name)
     assert row, f"{path.name} is not in {path.parent}/PROVENANCE.md"
     assert row["licence"] in LICENCES, (path.name, row["licence"])
-    assert re.search(r"\b[0-9a-f]{40}\b", row["commit"]), (path.name, "a commit names the recorded version")
+    # a commit names the recorded version (a date for a page or a list post)
+    assert re.search(r"\b[0-9a-f]{40}\b|\b\d{4}-\d{2}-\d{2}\b", row["commit"]), path.name
     assert row["source"] and row["device / release"], path.name
     assert path.with_suffix(".expected.yaml").exists(), path.name
 
@@ -442,3 +443,19 @@ def test_health_on_nxos_schema_layout(tmp_path: Path) -> None:
         | {("RC304", "sw1", p, q) for p in ports for q in LOSSY}
         | {("RC301", "sw1", p, 3) for p in ports}
     )
+
+
+# ------------------------------------------------------------------------------------ dcb
+def test_dcb_text_and_json_of_one_capture_read_alike() -> None:
+    text = _parse("linux-dcb", _outputs(FIXTURES / "linux-dcb/counters/real/kernel-doc-pfc-text.txt"))
+    js = _parse("linux-dcb", _outputs(FIXTURES / "linux-dcb/counters/layout-pfc-json.txt"))
+    assert text == js
+    assert text[0]["eth0"]["prio"]["pfc_tx"]["4"] == 2048 and text[0]["eth0"]["prio"]["pfc_rx"]["4"] == 4096
+
+
+def test_dcb_text_with_one_line_is_not_read() -> None:
+    """An answer cut inside its requests line never reaches indications: neither is read."""
+    outs = _outputs(FIXTURES / "linux-dcb/counters/real/kernel-doc-pfc-text.txt")
+    cmd = "dcb pfc show dev eth0 requests indications"
+    ports, warnings = _parse("linux-dcb", {cmd: outs[cmd].split("\n")[0]})
+    assert ports == {} and warnings == [f"{cmd}: neither dcb JSON nor dcb text"]

@@ -12,6 +12,7 @@ names likewise depend on the driver (mlx5 ``rx_prio{p}_discards`` / ``rx_discard
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from roceconf.health.hostnic import (
@@ -27,6 +28,8 @@ from roceconf.health.model import CounterSpec, PortCounters, to_int
 from roceconf.health.parsing import jload
 
 PFC = "dcb -j pfc show dev {port} requests indications"
+#: the same without -j (a saved answer in dcb's text form is read too)
+PFC_TEXT = "dcb pfc show dev {port} requests indications"
 LINKS = "rdma -j link show"
 STATS = "rdma -j statistic show"
 ETHTOOL_PRIO = {"rx_prio{p}_discards": "pg_drops", "rx_discard_packets_cos{p}": "pg_drops"}
@@ -74,6 +77,24 @@ def _per_prio(v: Any) -> dict[int, int]:
     return {}
 
 
+_PFC_LINE = re.compile(r"(requests|indications)((?:\s+[0-7]:\d+)+)\s*")
+
+
+def _pfc_text(text: str) -> dict[str, dict[int, int]]:
+    """dcb's text form: ``requests 0:0 1:0 ... 7:0`` and ``indications ...`` lines, each read only with all
+    eight priorities in order (a cut answer loses the later ones), and only when both lines are there (an
+    answer cut inside its first line's last number has no second line)."""
+    out: dict[str, dict[int, int]] = {}
+    for line in text.replace("\r", "").split("\n"):
+        m = _PFC_LINE.fullmatch(line.strip())
+        if not m:
+            continue
+        pairs = [tuple(int(x) for x in kv.split(":")) for kv in m.group(2).split()]
+        if [p for p, _ in pairs] == list(range(8)):
+            out[m.group(1)] = dict(pairs)
+    return out if len(out) == 2 else {}
+
+
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
@@ -84,14 +105,16 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
                 netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
         for cmd, text in outputs.items():
-            hit = command_port(cmd, [PFC, ETHTOOL])
+            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL])
             if hit is not None:
                 template, port = hit
-                if template == PFC:
+                if template in (PFC, PFC_TEXT):
                     data = jload(text)
                     if not isinstance(data, dict):
+                        data = _pfc_text(text)
+                    if not data:
                         if text.strip():
-                            warnings.append(f"{cmd}: not JSON")
+                            warnings.append(f"{cmd}: neither dcb JSON nor dcb text")
                         continue
                     pc = ports.setdefault(port, PortCounters())
                     for key, c in (("requests", "pfc_tx"), ("indications", "pfc_rx")):
