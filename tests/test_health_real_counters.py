@@ -459,3 +459,19 @@ def test_dcb_text_with_one_line_is_not_read() -> None:
     cmd = "dcb pfc show dev eth0 requests indications"
     ports, warnings = _parse("linux-dcb", {cmd: outs[cmd].split("\n")[0]})
     assert ports == {} and warnings == [f"{cmd}: neither dcb JSON nor dcb text"]
+
+
+def test_debug_on_the_command_line_lists_unknown_counter_names(tmp_path: Path) -> None:
+    """``roceconf --debug health --counters``: a column a new release added is named on stderr."""
+    outs = _outputs(FIXTURES / "sonic/counters/real/single-asic.txt")
+    outs["show pfc counters"] = outs["show pfc counters"].replace("PFC7", "PFCX")
+    (tmp_path / "intent.yml").write_text(INTENT.format(plat="sonic", ports="Ethernet0,Ethernet4"))
+    saved = tmp_path / "counters"
+    saved.mkdir()
+    samples = [{"taken_at": 1000.0 + 10 * i, "command_times": {}, "outputs": outs} for i in range(2)]
+    (saved / "sw1.counters.json").write_text(json.dumps({"format_version": 1, "device": "sw1", "platform": "sonic", "samples": samples}))
+    argv = [str(BIN / "roceconf"), "--debug", "health", str(tmp_path / "intent.yml"), "--counters", str(saved)]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert "counter names not understood: show pfc counters: PFCX" in out.stderr
+    quiet = subprocess.run(argv[:1] + argv[2:], capture_output=True, text=True, timeout=120, check=False)
+    assert "not understood" not in quiet.stderr
