@@ -144,9 +144,9 @@ def _notable(key: str, name: str) -> bool:
 
 
 _PHY = re.compile(r"\s*Physical interface:\s*([^\s,]+),")
-_PRIO = re.compile(r"\s+Priority\s*:\s*(\d)\s+(\d+)\s+(\d+)\s*")
-_QNUM = re.compile(r"\s*Queue:\s*(\d+),")
-_QVAL = re.compile(r"\s+(" + "|".join(re.escape(k) for k in _QUEUE_TEXT) + r")\s*:\s*(\d+)(?:\s.*)?")
+_PRIO = re.compile(r"\s+Priority\s*:\s*(\d)\s+(\d{1,20})\s+(\d{1,20})\s*")
+_QNUM = re.compile(r"\s*Queue:\s*(\d{1,3}),")
+_QVAL = re.compile(r"\s+(" + "|".join(re.escape(k) for k in _QUEUE_TEXT) + r")\s*:\s*(\d{1,20})(?:\s.*)?")
 
 
 def _from_text(text: str) -> Reading:

@@ -72,12 +72,12 @@ def _per_prio(v: Any) -> dict[int, int]:
         return {
             int(k): n
             for k, x in v.items()
-            if str(k).isdigit() and int(k) < 8 and (n := to_int(x)) is not None
+            if str(k).isdigit() and len(str(k)) == 1 and int(k) < 8 and (n := to_int(x)) is not None
         }
     return {}
 
 
-_PFC_LINE = re.compile(r"(requests|indications)((?:\s+[0-7]:\d+)+)\s*")
+_PFC_LINE = re.compile(r"(requests|indications)((?:\s+[0-7]:\d{1,20}){8})\s*")
 
 
 def _pfc_text(text: str) -> dict[str, dict[int, int]]:

@@ -73,7 +73,7 @@ def _value(v: Any) -> int | None:
     """A JSON number, or a text cell: a plain count, or ``N Bytes`` with N whole (NVUE's table renders some
     frame counts with byte units; ``75.19 KB`` is a rounded rendering, never read as a count)."""
     if isinstance(v, str):
-        m = re.fullmatch(r"\s*(\d+)\s*Bytes\s*", v)
+        m = re.fullmatch(r"\s*(\d{1,20})\s*Bytes\s*", v)
         if m:
             return int(m.group(1))
     return to_int(v)
