@@ -265,9 +265,9 @@ qos:
 devices:
   - name: sw1
     platform: {plat}
-    role: leaf
+    role: {role}
     interfaces:
-      - {{name: "{ports}", speed: 400G, role: fabric}}
+      - {{name: "{ports}", speed: 400G, role: {role_if}{extra}}}
 """
 LOSSY = (0, 1, 2, 4, 5, 6, 7)
 
@@ -283,10 +283,21 @@ def _zeroed(text: str) -> str:
     )
 
 
+def _intent(plat: str, ports: str) -> str:
+    host = plat in ("connectx", "bnxt", "linux-dcb")
+    return INTENT.format(
+        plat=plat,
+        ports=ports,
+        role="host" if host else "leaf",
+        role_if="host" if host else "fabric",
+        extra=", rdma_device: rocep1s0" if host else "",
+    )
+
+
 def _health(
     tmp_path: Path, plat: str, ports: str, samples: list[dict[str, str]], cli: bool = False
 ) -> tuple[set, dict]:
-    (tmp_path / "intent.yml").write_text(INTENT.format(plat=plat, ports=ports))
+    (tmp_path / "intent.yml").write_text(_intent(plat, ports))
     saved = tmp_path / "counters"
     saved.mkdir()
     data = {
@@ -416,7 +427,10 @@ def test_nvue_rounded_table_cells_are_never_read() -> None:
 
 def test_health_on_nvue_text_after_clearing(tmp_path: Path) -> None:
     outs = _outputs(FIXTURES / "nvue/counters/layout/counters.text.txt")
-    zero = {c: re.sub(r"(?m)^(\d\s+)(.*)$", lambda m: m.group(1) + _zeroed(m.group(2)), t) for c, t in outs.items()}
+    zero = {
+        c: re.sub(r"(?m)^(\d\s+)(.*)$", lambda m: m.group(1) + _zeroed(m.group(2)), t)
+        for c, t in outs.items()
+    }
     found, dev = _health(tmp_path, "nvue", "swp1,swp2", [zero, outs])
     ports = ("swp1", "swp2")
     assert found == (
@@ -431,7 +445,11 @@ def test_health_on_nxos_schema_layout(tmp_path: Path) -> None:
     """Read twice unchanged: the watchdog holds Ethernet1/1 qos-group 3 shut (RC302); after clearing, drops on
     the lossless queue and pauses on lossy priorities."""
     outs = _outputs(FIXTURES / "nxos/counters/schema-names.txt")
-    found, _ = _health(tmp_path / "a", "nxos", "Ethernet1/1-2", [outs, outs]) if (tmp_path / "a").mkdir() is None else (set(), {})
+    found, _ = (
+        _health(tmp_path / "a", "nxos", "Ethernet1/1-2", [outs, outs])
+        if (tmp_path / "a").mkdir() is None
+        else (set(), {})
+    )
     assert found == {("RC302", "sw1", "Ethernet1/1", 3)}
     keys = r'("(?:eq-uc-stat-value|eq-oobfc-uc-stat-value|tx-pause-count|rx-pause-count|q-shutdown|q-restored)": ")(\d+)'
     zero = {c: re.sub(keys, r"\g<1>0", t) for c, t in outs.items()}
@@ -465,13 +483,40 @@ def test_debug_on_the_command_line_lists_unknown_counter_names(tmp_path: Path) -
     """``roceconf --debug health --counters``: a column a new release added is named on stderr."""
     outs = _outputs(FIXTURES / "sonic/counters/real/single-asic.txt")
     outs["show pfc counters"] = outs["show pfc counters"].replace("PFC7", "PFCX")
-    (tmp_path / "intent.yml").write_text(INTENT.format(plat="sonic", ports="Ethernet0,Ethernet4"))
+    (tmp_path / "intent.yml").write_text(_intent("sonic", "Ethernet0,Ethernet4"))
     saved = tmp_path / "counters"
     saved.mkdir()
     samples = [{"taken_at": 1000.0 + 10 * i, "command_times": {}, "outputs": outs} for i in range(2)]
-    (saved / "sw1.counters.json").write_text(json.dumps({"format_version": 1, "device": "sw1", "platform": "sonic", "samples": samples}))
-    argv = [str(BIN / "roceconf"), "--debug", "health", str(tmp_path / "intent.yml"), "--counters", str(saved)]
+    (saved / "sw1.counters.json").write_text(
+        json.dumps({"format_version": 1, "device": "sw1", "platform": "sonic", "samples": samples})
+    )
+    argv = [
+        str(BIN / "roceconf"),
+        "--debug",
+        "health",
+        str(tmp_path / "intent.yml"),
+        "--counters",
+        str(saved),
+    ]
     out = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
     assert "counter names not understood: show pfc counters: PFCX" in out.stderr
     quiet = subprocess.run(argv[:1] + argv[2:], capture_output=True, text=True, timeout=120, check=False)
     assert "not understood" not in quiet.stderr
+
+
+def test_health_on_eos_anta_answers_after_clearing(tmp_path: Path) -> None:
+    """ANTA's ECN answer: marks on queues 1 and 2, which the intent gives no ECN (RC305); '-' is not read."""
+    outs = _outputs(FIXTURES / "eos/counters/real/anta-eapi.txt")
+    zero = {c: re.sub(r'(?<=": )\d+|(?<=": ")\d+(?=")', "0", t) for c, t in outs.items()}
+    found, dev = _health(tmp_path, "eos", "Ethernet10/20/1,Ethernet10/3/1", [zero, outs], cli=True)
+    assert found == {("RC305", "sw1", "Ethernet10/20/1", 1), ("RC305", "sw1", "Ethernet10/3/1", 2)}
+    assert dev["status"] == "findings"
+
+
+def test_health_on_dcb_kernel_doc_text_after_clearing(tmp_path: Path) -> None:
+    """The kernel guide's dcb answer: PFC frames both ways on priority 4, which the intent makes lossy."""
+    outs = _outputs(FIXTURES / "linux-dcb/counters/real/kernel-doc-pfc-text.txt")
+    zero = {c: re.sub(r"(\d):\d+", r"\1:0", t) for c, t in outs.items()}
+    found, dev = _health(tmp_path, "linux-dcb", "eth0", [zero, outs])
+    assert found == {("RC304", "sw1", "eth0", 4)}
+    assert dev["status"] == "findings"
