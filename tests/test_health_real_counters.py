@@ -18,6 +18,7 @@ import yaml
 from roceconf import platforms
 from roceconf.compile import load_valid
 from roceconf.health.collect import health_offline
+from roceconf.health.parsing import tables
 from roceconf.platforms.base import split_outputs
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -520,3 +521,21 @@ def test_health_on_dcb_kernel_doc_text_after_clearing(tmp_path: Path) -> None:
     found, dev = _health(tmp_path, "linux-dcb", "eth0", [zero, outs])
     assert found == {("RC304", "sw1", "eth0", 4)}
     assert dev["status"] == "findings"
+
+
+def test_tables_back_to_back_keep_every_row_and_no_title() -> None:
+    """Two tables with no blank line between them, with and without a title line: the last row of the first
+    is read, a title never becomes a port."""
+    wm = _outputs(FIXTURES / "sonic/counters/real/multi-asic.txt")["show queue watermark unicast"]
+    untitled = "\n".join(ln for ln in wm.split("\n") if not ln.startswith("Egress"))
+    for text in (wm, untitled):
+        rows, problems = tables(text)
+        assert [r["Port"] for r in rows] == [
+            "Ethernet0",
+            "Ethernet4",
+            "Ethernet-BP0",
+            "Ethernet-BP4",
+            "Ethernet-BP256",
+            "Ethernet-BP260",
+        ]
+        assert problems == []

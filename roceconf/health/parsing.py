@@ -71,10 +71,13 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
         spans = [(m.start(), m.end()) for m in re.finditer(r"-+", lines[i + 1])]
         head = [_cell(lines[i], spans, k) for k in range(len(spans))]
         i += 2
-        # a table ends at a blank line, at the header of the next table or at a title line above it
-        while i < len(lines) and lines[i].strip() and not dashes(i + 1) and not dashes(i + 2):
+        # a table ends at a blank line, at the header of the next table or at a title line above it (a
+        # line two above the next dashes is this table's last row only if it lines up with this header)
+        while i < len(lines) and lines[i].strip() and not dashes(i + 1):
             line = lines[i]
             final = not any(x.strip() for x in lines[i + 1 :])
+            if dashes(i + 2) and not _aligned(line, spans, align, final):
+                break
             if _aligned(line, spans, align, final):
                 cells = [_cell(line, spans, k) for k in range(len(spans))]
                 out.append(dict(zip(head, cells, strict=True)))
