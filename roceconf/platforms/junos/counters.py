@@ -42,6 +42,9 @@ _QUEUE = {
     "queue-counters-ecn-ce-packets": "ecn_marked",
 }
 _PFC = {"input-mac-pfc-frames": "pfc_rx", "output-mac-pfc-frames": "pfc_tx"}
+#: queue elements real answers carry that the parser knows and does not need: tail + RED drops are read one
+#: by one; rate-limit drops are policing, not buffer loss
+_SEEN = {"queue-counters-total-drop-packets", "queue-counters-rate-limit-drop-packets"}
 #: text labels of ``show interfaces queue`` (value: the first number after the colon)
 _QUEUE_TEXT = {
     "Tail-dropped packets": "queue-counters-tail-drop-packets",
@@ -139,6 +142,8 @@ def _notable(key: str, name: str) -> bool:
     """A number the parser does not read but a new release may have moved a counter into: any in a PFC
     entry, a queue's drop / ECN ones (not rates or bytes)."""
     if name.endswith(("-rate", "-bytes", "-low", "-high")) or "-rate-" in name or "-bytes-" in name:
+        return False
+    if name in _SEEN:
         return False
     return key == "mac-pfc-dot1p" or any(w in name for w in ("drop", "ecn", "red-packets", "mark"))
 
