@@ -39,7 +39,7 @@ links:
 
 
 def snapshots(fab, rng: random.Random):
-    from roceconf.health.model import PortCounters, Snapshot
+    from roceconf.counters.model import PortCounters, Snapshot
 
     out = {}
     for name, dev in fab.devices.items():

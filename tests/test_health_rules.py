@@ -9,7 +9,7 @@ import pytest
 
 from roceconf.compile import load_valid
 from roceconf.health.evaluate import evaluate, intervals
-from roceconf.health.model import PortCounters, Snapshot
+from roceconf.counters.model import PortCounters, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import RULES
 

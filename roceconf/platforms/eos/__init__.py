@@ -868,7 +868,7 @@ def profile_name(itf: Interface) -> str | None:
 
 def eos_profiles(state: DeviceState) -> list[dict[str, Any]]:
     """One qos profile per distinct group of profile settings, in natural port order."""
-    from roceconf.render import group_interfaces
+    from roceconf.names import group_interfaces
 
     out: list[dict[str, Any]] = []
     for _names, itf in group_interfaces(state, _PROFILE_FIELDS):
@@ -884,7 +884,7 @@ def eos_profiles(state: DeviceState) -> list[dict[str, Any]]:
 def eos_port_groups(state: DeviceState) -> list[dict[str, Any]]:
     """Ports sharing MTU, link pause and profile, as compact EOS interface ranges."""
     groups: dict[tuple, list[str]] = {}
-    from roceconf.render import group_interfaces
+    from roceconf.names import group_interfaces
 
     for names, itf in group_interfaces(state):
         key = (itf.mtu, itf.link_pause, profile_name(itf))

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from roceconf.names import group_interfaces
 from roceconf.platforms.eos import profile_name
-from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Interface
 
 #: DeviceState fields AVD's eos_cli_config_gen schema has no key for (why), so the pyavd cross-check

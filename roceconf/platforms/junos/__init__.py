@@ -41,9 +41,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from roceconf.names import natural_key
+from roceconf.names import group_interfaces, natural_key
 from roceconf.platforms.base import ALL_PORT_FIELDS, Capabilities, Fact, Platform, parse_shared_by_line
-from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 
 # ------------------------------------------------------------------------------------ constants

@@ -49,7 +49,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
-from roceconf.names import compress_interfaces, natural_key
+from roceconf.names import compress_interfaces, group_interfaces, natural_key
 from roceconf.platforms.base import Capabilities, Fact, Platform, parse_shared_by_line
 from roceconf.platforms.nvue.roce import (
     ROCE_DOC,
@@ -60,7 +60,6 @@ from roceconf.platforms.nvue.roce import (
     ROCE_TRUST,
     roce_plan,
 )
-from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 from roceconf.units import compress_ints, expand_ints, parse_size, parse_time_ms
 

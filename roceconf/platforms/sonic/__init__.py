@@ -42,9 +42,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from roceconf.names import natural_key
+from roceconf.names import group_interfaces, natural_key
 from roceconf.platforms.base import Capabilities, Fact, Platform
-from roceconf.render import group_interfaces
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 from roceconf.units import compress_ints, expand_ints
 
