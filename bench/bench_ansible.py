@@ -50,7 +50,7 @@ def intent_text() -> str:
 def main() -> int:
     from roceconf import platforms
     from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
-    from roceconf.desired import desired_state
+    from roceconf.intent.desired import desired_state
 
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)

@@ -164,7 +164,7 @@ def end_to_end(rounds: int = 9) -> list[tuple[str, float]]:
     from netutils.config.compliance import feature_compliance
 
     from roceconf.compile import load_valid, render_fabric
-    from roceconf.desired import desired_states
+    from roceconf.intent.desired import desired_states
     from roceconf.render import render_state
 
     out = []

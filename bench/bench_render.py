@@ -41,8 +41,8 @@ def bench_pod() -> float:
 
 
 def eos_state_64():
-    from roceconf.desired import desired_state
     from roceconf.intent import load_text
+    from roceconf.intent.desired import desired_state
 
     intent = (ROOT / "inventories" / "lab" / "intent.yml").read_text()
     intent = intent.replace(

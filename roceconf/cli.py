@@ -176,8 +176,8 @@ def main(
 @batch_command
 def validate(intents: tuple[str, ...], strict: bool, fmt: str | None, output: str | None) -> None:
     """Check intent files: schema and RDMA rules. Exit 0 valid, 2 invalid."""
+    from roceconf.findings import format_validate, validate_files
     from roceconf.reports import resolve_format
-    from roceconf.reports.findings import format_validate, validate_files
 
     results = validate_files(intents, strict=strict)
     _emit(format_validate(results, resolve_format("validate", fmt), strict=strict), output)
@@ -652,9 +652,9 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
     Exit 1 on error or when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
     0 no changes, 2 changes).
     """
+    from roceconf.findings import format_plan
     from roceconf.plan import PlanError, plan_specs
     from roceconf.reports import resolve_format
-    from roceconf.reports.findings import format_plan
 
     fmt = resolve_format("plan", fmt)
     try:
@@ -723,8 +723,8 @@ def check_cmd(
     """
     from roceconf.compile import load_valid
     from roceconf.fabric import desired, from_configs, from_inventory, run_checks
+    from roceconf.findings import format_check
     from roceconf.reports import resolve_format
-    from roceconf.reports.findings import format_check
 
     if configs is not None and inventory is not None:
         click.echo("error: give at most one of --configs DIR or --inventory FILE", err=True)

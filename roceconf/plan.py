@@ -26,9 +26,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from roceconf.compile import output_name
-from roceconf.desired import desired_state
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
+from roceconf.intent.desired import desired_state
 from roceconf.names import natural_key
 from roceconf.render import PLACEHOLDER, PLAIN_NAME, ShapeRenderer
 from roceconf.resources import MissingResource

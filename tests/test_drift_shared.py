@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from roceconf import platforms
-from roceconf.desired import desired_states
 from roceconf.drift import audit as audit_mod
 from roceconf.drift import report as report_mod
 from roceconf.intent import load_text
+from roceconf.intent.desired import desired_states
 from roceconf.render import render_state
 
 INTENT = """version: 1

@@ -9,8 +9,8 @@ import pytest
 
 from roceconf import render as render_mod
 from roceconf.compile import output_name, render_fabric
-from roceconf.desired import desired_states, shape
 from roceconf.intent import load
+from roceconf.intent.desired import desired_states, shape
 from roceconf.render import ShapeRenderer, render_state
 
 POD = Path(__file__).parent.parent / "inventories" / "pod" / "intent.yml"

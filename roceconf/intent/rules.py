@@ -309,7 +309,7 @@ R_NOT_CONFIGURED = rule(
     "warning",
     "Intent value not configured on the platform",
     "the platform's config cannot state it: choose a value the platform carries, or accept its default",
-    "the device runs with another value than the intent states (roceconf.unexpressed: parse(render) "
+    "the device runs with another value than the intent states (roceconf.intent.unexpressed: parse(render) "
     "of the device's config differs from the intent in that field)",
 )
 #: Rules that report one diagnostic per value at the same intent position (not deduplicated by position).
@@ -650,8 +650,8 @@ def _capabilities(fab: Fabric) -> None:
 @check
 def _not_configured(fab: Fabric) -> None:
     """Every intent value a device's rendered config does not carry (one generic check for every platform;
-    see roceconf/unexpressed.py)."""
-    from roceconf.unexpressed import fabric_losses, messages
+    see roceconf/intent/unexpressed.py)."""
+    from roceconf.intent.unexpressed import fabric_losses, messages
 
     def where(device: str, loss) -> Path_:
         # a value the intent does not spell out (a default) is reported at the device entry
@@ -912,7 +912,7 @@ R_NO_DEFAULT_CLASS = rule(
 @check
 def _conformance(fab: Fabric) -> None:
     """Every DSCP has a home: a platform that maps all 64 DSCPs needs a class to put the unnamed ones in."""
-    from roceconf.desired import default_class
+    from roceconf.intent.desired import default_class
 
     seen: set[tuple[int, str]] = set()
     for dev in fab.devices.values():

@@ -66,7 +66,7 @@ class Capabilities:
     #: switch-priority under qos pfc): the drift report asks for their removal by hand.
     extra_members_stay: bool = False
     #: Every DSCP 0-63 the intent does not name is mapped to the intent's default class
-    #: (:func:`roceconf.desired.dscp_homes`), so no DSCP keeps a platform default class.
+    #: (:func:`roceconf.intent.desired.dscp_homes`), so no DSCP keeps a platform default class.
     every_dscp_mapped: bool = False
     #: Queues (TCs) left at a strict-priority default unless configured: given the render hints, the TCs the
     #: desired state sets to round robin when the intent does not use them. None = nothing to do.

@@ -18,7 +18,7 @@ from deepdiff import DeepDiff
 from hypothesis import HealthCheck, given, settings
 
 from roceconf.compile import load_valid
-from roceconf.desired import desired_states
+from roceconf.intent.desired import desired_states
 from roceconf.platforms.eos import PLATFORM, parse
 from roceconf.platforms.eos.avd import NOT_EXPRESSED, comparable, structured_config
 from roceconf.state import DeviceState

@@ -447,8 +447,8 @@ def test_garbage_never_raises() -> None:
 def _lab_spine2() -> DeviceState:
     from pathlib import Path
 
-    from roceconf.desired import desired_state
     from roceconf.intent import load
+    from roceconf.intent.desired import desired_state
 
     lab = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "intent.yml"
     return desired_state(load(lab).devices["spine2"])

@@ -114,7 +114,7 @@ def test_render_ecn_and_scheduling() -> None:
 
 def test_unused_queues_are_round_robin_and_read_back() -> None:
     """A queue the intent does not use is round robin without a weight in the state (the desired state of
-    every intent, see roceconf.desired): 'bandwidth remaining percent 0', read back as such, so a queue
+    every intent, see roceconf.intent.desired): 'bandwidth remaining percent 0', read back as such, so a queue
     changed to strict priority on the switch is drift."""
     state = lab_state()
     for itf in state.interfaces.values():
