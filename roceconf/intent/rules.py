@@ -309,7 +309,7 @@ R_NOT_CONFIGURED = rule(
     "warning",
     "Intent value not configured on the platform",
     "the platform's config cannot state it: choose a value the platform carries, or accept its default",
-    "the device runs with another value than the intent states (roceconf.intent.unexpressed: parse(render) "
+    "the device runs with another value than the intent states (roceconf.unexpressed: parse(render) "
     "of the device's config differs from the intent in that field)",
 )
 #: Rules that report one diagnostic per value at the same intent position (not deduplicated by position).
