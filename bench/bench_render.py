@@ -74,7 +74,7 @@ def avd_structured_config(st) -> dict:
 def same_content(ours: str, theirs: str) -> dict:
     """Both texts parsed with roceconf's EOS parser must give the same state (every semantic field: DSCP map,
     trust, PFC and no-drop, watchdog and its timers, ECN, scheduling, MTU per port, hash fields); returns it."""
-    from roceconf.platforms.eos import parse
+    from roceconf.platforms.eos.parser import parse
 
     a, b = parse(ours), parse(theirs)
     sa, sb = a.semantic(), b.semantic()

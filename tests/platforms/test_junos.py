@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roceconf.platforms import get
-from roceconf.platforms.junos import PLATFORM, WD_RANGES
+from roceconf.platforms.junos import PLATFORM
+from roceconf.platforms.junos.syntax import WD_RANGES
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
 from tests.strategies import device_state, lab_port

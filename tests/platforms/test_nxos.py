@@ -5,7 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roceconf.platforms.nxos import PLATFORM, canonical_name, parse
+from roceconf.platforms.nxos import PLATFORM
+from roceconf.platforms.nxos.parser import parse
+from roceconf.platforms.nxos.syntax import canonical_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
 from tests.strategies import device_state, lab_port
