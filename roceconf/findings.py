@@ -160,6 +160,7 @@ def format_plan(plan: Any, fmt: str, color: bool = False) -> str:
     """A :class:`roceconf.plan.Plan` as ``fmt`` (text, markdown and json are the plan module's own)."""
     from roceconf import plan as plan_mod
     from roceconf import reports
+    from roceconf.plan.output import _headline
 
     if fmt == "yaml":
         return reports.to_yaml(plan.model_dump(mode="json"))
@@ -181,6 +182,6 @@ def format_plan(plan: Any, fmt: str, color: bool = False) -> str:
             )
             for d in plan.diagnostics
         ]
-        lines.append(annotation("notice", plan_mod._headline(plan), title="roceconf plan"))
+        lines.append(annotation("notice", _headline(plan), title="roceconf plan"))
         return "\n".join(lines) + "\n" + plan_mod.to_text(plan, color=False)
     return plan_mod.format_plan(plan, fmt, color=color)
