@@ -8,6 +8,7 @@ in :data:`LAYERS` before it can be imported at all.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,16 @@ def test_the_check_sees_an_import_up_or_across(tmp_path: Path, source: str, mess
     assert violations(root) != []
     (root / source).write_text("")
     assert violations(root) == []
+
+
+def test_the_architecture_picture_shows_these_layers() -> None:
+    """docs/architecture.md opens with the Mermaid picture of these layers, in this order, each unit in its box."""
+    text = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    picture = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert text.index("```mermaid") < text.index("## The device state")
+    boxes = dict(re.findall(r'^\s+(\w+)\["(.*)"\]$', picture, re.M))
+    assert list(boxes) == [name for name, _units in LAYERS]
+    for name, units in LAYERS:
+        words = set(re.findall(r"[a-z_]+", boxes[name].replace("<b>", " ").replace("</b>", " ")))
+        assert {u for u in units if u != "roceconf"} <= words, name
+    assert " --> ".join(name for name, _units in LAYERS) in picture

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
 from roceconf.reports import junit
+from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
@@ -425,39 +426,29 @@ def to_junit(report: DriftReport) -> str:
 
 # ----------------------------------------------------------------------------------------- Markdown
 def _md(s: Any) -> str:
-    return _v(s).replace("|", "\\|").replace("\n", " ")
+    return md_cell(_v(s))
 
 
 def to_markdown(report: DriftReport) -> str:
     c = report.counts
     icon = {"in_sync": "✅", "drift": "❌", "unknown": "❓"}
-    out = [
-        "## roceconf drift report",
-        "",
-        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
-        "",
+    out = overview(
+        "roceconf drift report",
+        report,
         f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
         f"{c['critical']} critical, {c['warning']} warning.",
-        "",
-        "| device | platform | status | critical | warning | note |",
-        "|---|---|---|---|---|---|",
-    ]
-    for d in report.devices:
-        nc = sum(1 for i in d.items if i.severity == "critical")
-        nw = sum(1 for i in d.items if i.severity == "warning")
-        out.append(
-            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
-        )
+        (
+            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.items, "critical"),
+             count(d.items, "warning"), d.reason or "")
+            for d in report.devices
+        ),
+    )
     for d in report.devices:
         if not d.items:
             continue
-        out += [
-            "",
-            f"### {d.device} ({d.platform})",
-            "",
-            "| severity | interface | field | expected | actual | where | impact |",
-            "|---|---|---|---|---|---|---|",
-        ]
+        out += device_section(
+            d.device, d.platform, "severity", "interface", "field", "expected", "actual", "where", "impact"
+        )
         for i in d.items:
             out.append(
                 f"| {i.severity} | {_md(i.interface or '-')} | `{_md(_short_field(i.field))}` | {_md(i.expected)} | "

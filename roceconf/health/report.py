@@ -14,6 +14,7 @@ from rich.table import Table
 from roceconf.health.evaluate import HealthReport
 from roceconf.health.rules import ALL
 from roceconf.reports import junit
+from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
 class _R(BaseModel):
@@ -186,40 +187,27 @@ def to_junit(report: HealthReport) -> str:
     return junit.finish(root)
 
 
-def _md(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+_md = md_cell
 
 
 def to_markdown(report: HealthReport) -> str:
     c = report.counts
     icon = {"healthy": "✅", "findings": "❌", "unknown": "❓"}
-    out = [
-        "## roceconf health report",
-        "",
-        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
-        "",
+    out = overview(
+        "roceconf health report",
+        report,
         f"**{c['devices']} devices**: {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown — "
         f"{c['critical']} critical, {c['warning']} warning.",
-        "",
-        "| device | platform | status | critical | warning | note |",
-        "|---|---|---|---|---|---|",
-    ]
-    for d in report.devices:
-        nc = sum(1 for f in d.findings if f.severity == "critical")
-        nw = sum(1 for f in d.findings if f.severity == "warning")
-        out.append(
-            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
-        )
+        (
+            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.findings, "critical"),
+             count(d.findings, "warning"), d.reason or "")
+            for d in report.devices
+        ),
+    )
     for d in report.devices:
         if not d.findings:
             continue
-        out += [
-            "",
-            f"### {d.device} ({d.platform})",
-            "",
-            "| severity | rule | port | priority | finding | impact |",
-            "|---|---|---|---|---|---|",
-        ]
+        out += device_section(d.device, d.platform, "severity", "rule", "port", "priority", "finding", "impact")
         for f in d.findings:
             out.append(
                 f"| {f.severity} | {f.rule} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"
