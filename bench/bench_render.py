@@ -180,4 +180,5 @@ if __name__ == "__main__":
     bench_vs_pyavd(5 if quick else 50)
     if "--no-big" not in sys.argv and not quick:
         bench_big()
+    print("correct: yes")  # every check above is an assertion
     _ = resource
