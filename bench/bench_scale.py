@@ -15,7 +15,8 @@ The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan 
 `--repeat` times and the median judged (the machine is shared: the load average is printed). Both the wall
 time and the CPU time of the process and its workers (what the command costs whatever else runs on the
 machine; for `drift` the sum over its workers) are compared with the budget, and a last line lists the
-budgets the wall time missed. The peak memory of `drift` adds up the parent and its forked workers (the workers share the parent's pages at first, so this over-counts).
+budgets the wall time missed. The peak memory of `drift` adds up the parent and its forked workers (the
+workers share the parent's pages at first, so this over-counts).
 
 Correctness: every phase exits as it must (0; drift 1) and drift finds exactly the injected faults. A wrong
 result fails (exit 1); the budgets are printed (OK / MISSED), the machine may be shared. `--quick`: every phase
