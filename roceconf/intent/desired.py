@@ -207,17 +207,24 @@ def _desired_shapes(fab: Fabric, only: str | None) -> dict[str, tuple[DeviceStat
 
 
 def _as_rendered(want: object, got: object) -> object:
-    """Keep `want` where the read-back agrees; where it lost a stated value (None), None; where it carries
-    another value (the platform states it in its own terms, e.g. NVUE restores after one polling
-    interval), the read-back value."""
+    """`want` as the rendered config carries it, at every depth: where the read-back agrees, `want`; where
+    it lost a stated value (None), None; where it carries another value (the platform states it in its own
+    terms, e.g. NVUE restores after one polling interval), the read-back value.
+
+    What the read-back lacks entirely is not carried, whatever its depth: an entry of a keyed table (the
+    ECN of a class, a DSCP, a port) that the read-back does not have is left out, a nested block it reads
+    as None (a NIC port's RDMA settings) is None. Neither is audited; validation reports both (RC150, or
+    RC025 for a roceconf default the intent does not state)."""
     if isinstance(want, dict) and isinstance(got, dict):
         out = {}
         for k, v in want.items():
-            g = got.get(k)
-            if isinstance(v, dict):
-                out[k] = _as_rendered(v, g) if isinstance(g, dict) else v
-            elif v is None or g is None:
+            if k not in got:
+                continue  # a table entry the config does not carry (a model always dumps every field)
+            g = got[k]
+            if v is None or g is None:
                 out[k] = None
+            elif isinstance(v, dict):
+                out[k] = _as_rendered(v, g) if isinstance(g, dict) else v
             else:
                 out[k] = g
         return out
