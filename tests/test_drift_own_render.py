@@ -21,8 +21,8 @@ from ruamel.yaml import YAML
 
 from roceconf import platforms
 from roceconf.cli import main
-from roceconf.desired import desired_states, expressible, shape
 from roceconf.intent import load
+from roceconf.intent.desired import desired_states, expressible, shape
 from roceconf.render import render_state
 from roceconf.state import DeviceState
 from tests.strategies import INTENT_DEVICES, valid_intent
