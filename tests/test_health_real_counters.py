@@ -17,8 +17,8 @@ import yaml
 
 from roceconf import platforms
 from roceconf.compile import load_valid
+from roceconf.counters.parsing import tables
 from roceconf.health.collect import health_offline
-from roceconf.health.parsing import tables
 from roceconf.platforms.base import split_outputs
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -21,8 +21,8 @@ import json
 import logging
 from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import dig, jload, priority_of
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import dig, jload, priority_of
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload
 
 log = logging.getLogger(__name__)
 

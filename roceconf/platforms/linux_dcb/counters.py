@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any
 
-from roceconf.health.hostnic import (
+from roceconf.counters.hostnic import (
     ETHTOOL,
     apply_names,
     command_port,
@@ -24,8 +24,8 @@ from roceconf.health.hostnic import (
     named,
     prio_patterns,
 )
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload
 
 PFC = "dcb -j pfc show dev {port} requests indications"
 #: the same without -j (a saved answer in dcb's text form is read too)

@@ -21,8 +21,8 @@ import logging
 import re
 from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload, priority_of, tables
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload, priority_of, tables
 
 log = logging.getLogger(__name__)
 

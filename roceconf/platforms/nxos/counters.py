@@ -20,8 +20,8 @@ import json
 import logging
 from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import dig, jload, rows
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import dig, jload, rows
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ import logging
 import re
 from collections.abc import Callable
 
-from roceconf.health.model import PORT_COUNTERS, PortCounters
-from roceconf.health.parsing import grep_files, key_values
+from roceconf.counters.model import PORT_COUNTERS, PortCounters
+from roceconf.counters.parsing import grep_files, key_values
 
 log = logging.getLogger(__name__)
 
