@@ -311,3 +311,28 @@ def write_file(path: str | Path, text: str) -> None:
     finally:
         if tmp:
             Path(tmp).unlink(missing_ok=True)
+
+
+def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = False) -> list[str]:
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
+    ``private``: device data (saved configs, counters): files 0600 in a 0700 directory (made so if the user's).
+    Returns the names whose content changed."""
+    d = Path(out_dir)
+    d.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
+    if private:
+        st = d.stat()
+        if st.st_uid == os.getuid() and st.st_mode & 0o077:
+            d.chmod(0o700)
+    changed = []
+    for name, text in files.items():
+        p = contained(d, name)
+        try:
+            if p.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        write_file(p, text)
+        if private:
+            p.chmod(0o600)
+        changed.append(name)
+    return changed

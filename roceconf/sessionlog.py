@@ -115,15 +115,6 @@ def _handler(h: logging.Handler, level: int) -> logging.Handler:
     return h
 
 
-def private_dir(d: Path) -> None:
-    """Create ``d`` (and its parents) for files only the user may read: a directory this creates is 0700,
-    an existing one of the user's own is made 0700 (a session log or a saved config holds device data)."""
-    d.mkdir(mode=0o700, parents=True, exist_ok=True)
-    st = d.stat()
-    if st.st_uid == os.getuid() and st.st_mode & 0o077:
-        d.chmod(st.st_mode & 0o700 | 0o700)
-
-
 class Session:
     """The logging of one command-line run (see the module docstring)."""
 
@@ -142,7 +133,10 @@ class Session:
             self.handlers.append(_handler(logging.StreamHandler(sys.stderr), level))
         if log_dir is not None:
             d = Path(log_dir)
-            private_dir(d)
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+            st = d.stat()
+            if st.st_uid == os.getuid() and st.st_mode & 0o077:
+                d.chmod(0o700)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             self.path = d / f"roceconf-{stamp}-{command}-{os.getpid()}.log"
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
