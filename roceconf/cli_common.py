@@ -66,6 +66,16 @@ def _emit(text: str, output: str | None, color: bool = False) -> None:
         click.echo(text, nl=False, color=True if color or "\x1b" not in text else None)
 
 
+def _warn_weakening() -> None:
+    """On stderr, each security-weakening option of the running command set by a settings file or variable."""
+    from roceconf.cliconfig import weakening
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        for w in weakening(ctx, (ctx.find_root().obj or {}).get("settings")):
+            click.echo(f"warning: {escape.plain(w)}", err=True)
+
+
 def error(message: object) -> None:
     """``error: MESSAGE`` on stderr, on one line whatever the message quotes (roceconf.reports.escape)."""
     click.echo(f"error: {escape.plain(message)}", err=True)
@@ -77,9 +87,7 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            from roceconf.cliconfig import warn_weakening
-
-            warn_weakening()
+            _warn_weakening()
             return fn(*args, **kwargs)
         except DiagnosticError as e:
             _echo_diags(e.diagnostics)

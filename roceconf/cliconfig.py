@@ -162,15 +162,4 @@ def weakening(ctx: click.Context, settings: str | None) -> list[str]:
     return out
 
 
-def warn_weakening() -> None:
-    """On stderr, each security-weakening option of the running command set by a settings file or variable."""
-    ctx = click.get_current_context(silent=True)
-    if ctx is None:
-        return
-    from roceconf.reports.escape import plain
-
-    for w in weakening(ctx, (ctx.find_root().obj or {}).get("settings")):
-        click.echo(f"warning: {plain(w)}", err=True)
-
-
-__all__ = ["ConfigError", "FILE_NAMES", "WEAKENING", "default_map", "envvar", "find", "long_name", "read", "warn_weakening", "weakening"]
+__all__ = ["ConfigError", "FILE_NAMES", "WEAKENING", "default_map", "envvar", "find", "long_name", "read", "weakening"]

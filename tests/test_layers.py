@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "limits",
             "names",
             "outdir",
+            "redact",
             "resources",
             "sessionlog",
             "state",
