@@ -45,7 +45,7 @@ def _format_option(command: str) -> Callable[..., Any]:
 
 def _output_option(what: str = "report") -> Callable[..., Any]:
     return click.option(
-        "--output", type=click.Path(dir_okay=False), help=f"Write the {what} to FILE (atomically)."
+        "--output", type=click.Path(dir_okay=False), help=f"Write the {what} to FILE (atomically; - for standard output)."
     )
 
 
@@ -58,6 +58,8 @@ def _color() -> bool:
 
 def _emit(text: str, output: str | None, color: bool = False) -> None:
     """Print a report, or write it to --output FILE atomically (and say so on stderr)."""
+    if output == "-":  # --output - : standard output, as many tools read it
+        output = None
     if output:
         from roceconf.reports import write_report
 
@@ -290,10 +292,13 @@ def parse(platform_name: str, file: str, fmt: str | None, output: str | None) ->
             f"error: unknown platform '{platform_name}' (known: {', '.join(platforms.NAMES)})", err=True
         )
         sys.exit(EXIT_INVALID)
+    from roceconf.inputfile import InputFileError, read_text
+    from roceconf.limits import MAX_CONFIG_BYTES
+
     try:
-        text = Path(file).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        click.echo(f"{file}:1:1: error[RC000]: cannot read file: {e.strerror}", err=True)
+        text = read_text(file, MAX_CONFIG_BYTES, errors="replace", encoding="utf-8")
+    except InputFileError as e:
+        click.echo(f"{file}:{e.line}:1: error[{e.code}]: {e.reason}", err=True)
         sys.exit(EXIT_INVALID)
     from roceconf.reports import resolve_format, to_data
 

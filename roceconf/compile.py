@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,17 +123,25 @@ def write_render(
 
 
 def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
-    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
-    Returns the names whose content changed."""
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config;
+    a FIFO or character device is written into (outdir.write_file). Returns the names whose content
+    changed."""
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     changed = []
     for name, text in files.items():
+        if outdir.writes_through(d, name):  # e.g. --output /dev/stdout: nothing to compare or replace
+            outdir.write_file(d / name, text)
+            changed.append(name)
+            continue
         p = outdir.contained(d, name)
+        data = text.encode("utf-8")
         try:
-            if p.read_text(encoding="utf-8") == text:
+            # only a regular file of the same size is read back to compare (never a FIFO or /dev/zero)
+            st = os.stat(p)
+            if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and p.read_bytes() == data:
                 continue
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             pass
         outdir.write_file(p, text)
         changed.append(name)

@@ -292,10 +292,65 @@ def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifes
     shutil.rmtree(staging, ignore_errors=True)
 
 
+def _special(p: Path) -> os.stat_result | None:
+    """What ``p`` is when it exists and is no regular file (links followed), else None."""
+    try:
+        st = os.stat(p)
+    except (OSError, ValueError):
+        return None
+    return None if stat.S_ISREG(st.st_mode) else st
+
+
+def writes_through(directory: str | Path, name: str) -> bool:
+    """DIR/name is a FIFO or a character device (links followed), which :func:`write_file` writes into."""
+    if _bad_name(name):
+        return False
+    st = _special(Path(directory) / name)
+    return st is not None and (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode))
+
+
+def _write_through(p: Path, text: str, st: os.stat_result) -> None:
+    """Write into a FIFO or a character device (``/dev/stdout``, ``/dev/null``, ``>(cmd)``) without
+    replacing it: opened for writing only, never created, truncated or renamed over."""
+    fifo = stat.S_ISFIFO(st.st_mode)
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        # a FIFO nobody reads would block the open forever: non-blocking, it fails with ENXIO instead
+        fd = os.open(p, flags | (os.O_NONBLOCK if fifo else 0))
+    except OSError as e:
+        why = "no process reads the FIFO" if e.errno == errno.ENXIO else (e.strerror or str(e))
+        raise OutputError(p, f"cannot write: {why}", e.errno or errno.EIO) from None
+    try:
+        now = os.fstat(fd)
+        if not (stat.S_ISFIFO(now.st_mode) or stat.S_ISCHR(now.st_mode)):
+            raise OutputError(p, "cannot write: the file changed while it was opened", errno.EPERM)
+        if fifo:
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        data = text.encode("utf-8")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as e:
+        if isinstance(e, OutputError):
+            raise
+        raise OutputError(p, f"cannot write: {e.strerror or e}", e.errno or errno.EIO) from None
+    finally:
+        os.close(fd)
+
+
 def write_file(path: str | Path, text: str) -> None:
-    """Write one file atomically (temp file + fsync + rename), e.g. a report."""
+    """Write one file atomically (temp file + fsync + rename), e.g. a report. A FIFO or a character device
+    (``/dev/stdout``, ``/dev/null``) is written into, never replaced; a directory, socket or block device
+    is refused."""
     p = Path(path)
     d = p.parent if str(p.parent) else Path(".")
+    st = _special(p)
+    if st is not None:
+        if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
+            _write_through(p, text, st)
+            return
+        what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise OutputError(p, f"refusing to replace it: it is {what}", errno.EPERM)
     target = contained(d, p.name)
     tmp = None
     try:
