@@ -45,7 +45,9 @@ def _format_option(command: str) -> Callable[..., Any]:
 
 def _output_option(what: str = "report") -> Callable[..., Any]:
     return click.option(
-        "--output", type=click.Path(dir_okay=False), help=f"Write the {what} to FILE (atomically; - for standard output)."
+        "--output",
+        type=click.Path(dir_okay=False),
+        help=f"Write the {what} to FILE (atomically; - for standard output).",
     )
 
 
@@ -561,12 +563,13 @@ def demo(intent: str | None, out_dir: str, fmt: str | None) -> None:
     intent = intent or str(example_intent())
     fmt = resolve_format("demo", fmt)
     report, out = run_demo(intent, out_dir, say=lambda m: click.echo(m, err=True))
-    for name, f in (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown")):
-        (out / name).write_text(FORMATS[f](report))
-    from roceconf.compile import load_valid
+    from roceconf.compile import load_valid, write_outputs
     from roceconf.reports import html
 
-    (out / "report.html").write_text(html.render(html.drift_map(report, load_valid(intent))))
+    kinds = (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown"))
+    reports = {name: FORMATS[f](report) for name, f in kinds}
+    reports["report.html"] = html.render(html.drift_map(report, load_valid(intent)))
+    write_outputs(reports, out)  # atomically, never through a link planted in DIR
     color = fmt == "text" and _color()
     click.echo(format_report(report, fmt, color=color), nl=False, color=color or None)
     from roceconf.demo import FAULTS

@@ -292,17 +292,24 @@ def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifes
     shutil.rmtree(staging, ignore_errors=True)
 
 
+#: the caller's own open streams, named through a link: the only links written through
+_STREAM = re.compile(r"^/(?:dev/(?:stdout|stderr|fd/\d+)|proc/self/fd/\d+)$")
+
+
 def _special(p: Path) -> os.stat_result | None:
-    """What ``p`` is when it exists and is no regular file (links followed), else None."""
+    """What ``p`` is when it exists and is neither a regular file nor a symbolic link, else None. A link is
+    not followed (a link planted in an output directory never leads the write elsewhere), except the
+    caller's own streams (``/dev/stdout``, ``/dev/fd/N``: ``--output >(cmd)``)."""
     try:
-        st = os.stat(p)
+        st = os.stat(p) if _STREAM.match(str(p)) else os.lstat(p)
     except (OSError, ValueError):
         return None
-    return None if stat.S_ISREG(st.st_mode) else st
+    return None if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode) else st
 
 
 def writes_through(directory: str | Path, name: str) -> bool:
-    """DIR/name is a FIFO or a character device (links followed), which :func:`write_file` writes into."""
+    """DIR/name is a FIFO or a character device (itself, not through a link; the caller's own streams
+    excepted), which :func:`write_file` writes into."""
     if _bad_name(name):
         return False
     st = _special(Path(directory) / name)
@@ -340,8 +347,8 @@ def _write_through(p: Path, text: str, st: os.stat_result) -> None:
 
 def write_file(path: str | Path, text: str) -> None:
     """Write one file atomically (temp file + fsync + rename), e.g. a report. A FIFO or a character device
-    (``/dev/stdout``, ``/dev/null``) is written into, never replaced; a directory, socket or block device
-    is refused."""
+    (``/dev/null``, ``/dev/stdout``) is written into, never replaced; a directory, socket or block device
+    is refused, and so is a link that leads out of the file's directory (:func:`contained`)."""
     p = Path(path)
     d = p.parent if str(p.parent) else Path(".")
     st = _special(p)
@@ -351,6 +358,8 @@ def write_file(path: str | Path, text: str) -> None:
             return
         what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise OutputError(p, f"refusing to replace it: it is {what}", errno.EPERM)
+    if _STREAM.match(str(p)):  # a stream redirected to a file: never rename over /dev/stdout
+        raise OutputError(p, "refusing to replace a stream link; write to standard output with '-'", errno.EPERM)
     target = contained(d, p.name)
     tmp = None
     try:
