@@ -42,7 +42,6 @@ import io
 import json
 import math
 import re
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +49,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from roceconf.names import compress_interfaces, natural_key
-from roceconf.platforms.base import Capabilities, Fact, Platform, parse_shared_by_line
+from roceconf.platforms.base import Capabilities, Fact, Platform, parse_shared_by_line, split_words
 from roceconf.platforms.nvue.roce import (
     ROCE_DOC,
     ROCE_ECN,
@@ -279,7 +278,7 @@ def _load_commands(text: str, st: DeviceState) -> Node:
         if not line or line.startswith("#"):
             continue
         try:
-            words = shlex.split(line, comments=False)
+            words = split_words(line)  # shlex.split(line), linear in the line
         except ValueError:
             words = line.split()
         if len(words) < 2 or words[0] != "nv":
