@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import io
+import os
 import posixpath
 import subprocess
 import tempfile
@@ -384,7 +385,7 @@ def read_intent(spec: str, cwd: str | Path | None = None) -> Fabric:
     base = Path(cwd) if cwd is not None else Path.cwd()
     p = Path(spec) if Path(spec).is_absolute() else base / spec
     try:
-        if p.is_file():
+        if p.is_file() or (os.path.lexists(p) and ":" not in spec):  # a FIFO or device: the reader says so
             return load(p if cwd is not None else spec)
         if ":" not in spec:
             raise PlanError([f"error: {spec}: no such file (and not a REV:PATH git revision)"])
