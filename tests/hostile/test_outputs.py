@@ -66,10 +66,11 @@ def test_output_into_a_fifo_nobody_reads_is_an_error_not_a_hang(tmp_path: Path, 
 @pytest.mark.parametrize("command", sorted(REPORTS))
 def test_output_to_dev_null_and_stdout_and_dash(tmp_path: Path, command: str) -> None:
     want = run(*REPORTS[command])
-    before = os.stat("/dev/null")
-    o = run(*REPORTS[command], "--output", "/dev/null")
+    null = _null(tmp_path)
+    before = os.lstat(null)
+    o = run(*REPORTS[command], "--output", str(null))
     check(o, bad_input=False, rc=want.rc)
-    after = os.stat("/dev/null")
+    after = os.lstat(null)
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
     o = run(*REPORTS[command], "--output", "-")
     check(o, bad_input=False, rc=want.rc)
@@ -79,14 +80,27 @@ def test_output_to_dev_null_and_stdout_and_dash(tmp_path: Path, command: str) ->
     assert o.stdout == want.stdout
 
 
-def test_dev_null_is_never_replaced() -> None:
-    """The case of the issue: run as root (as this suite usually is), --output /dev/null kept /dev/null the
-    system's character device."""
-    before = os.lstat("/dev/null")
-    o = run("expand", str(LAB), "--output", "/dev/null")
+def _null(tmp: Path) -> Path:
+    """A character device like /dev/null to write into. As root (as this suite usually runs) one made in
+    ``tmp`` with mknod: the code path is the same, and code that replaced it would replace a test file, not
+    the system's /dev/null. Otherwise /dev/null itself (a user cannot replace it)."""
+    if os.geteuid() == 0:
+        null = tmp / "null"
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        return null
+    return Path("/dev/null")
+
+
+def test_a_character_device_is_never_replaced(tmp_path: Path) -> None:
+    """The case of the issue: as root, --output /dev/null replaced the system's /dev/null."""
+    null = _null(tmp_path)
+    before = os.lstat(null)
+    o = run("expand", str(LAB), "--output", str(null))
     check(o, bad_input=False, rc=0)
-    after = os.lstat("/dev/null")
+    after = os.lstat(null)
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+    if null.parent == tmp_path:
+        assert os.listdir(tmp_path) == ["null"]  # no temp file left beside it
 
 
 @pytest.mark.parametrize("what", ["directory", "socket", "link-out"])
