@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from roceconf import outdir, platforms
-from roceconf.desired import desired_states, shape
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
+from roceconf.intent.desired import desired_states, shape
 from roceconf.intent.fabric import Settings
 from roceconf.names import compress_interfaces, natural_key
+from roceconf.outdir import write_outputs
 from roceconf.render import ShapeRenderer
 
 
@@ -120,32 +119,6 @@ def write_render(
     d = Path(out_dir)
     extra = tuple(_unexpected(d, files)) if prune and complete and d.is_dir() else ()
     return outdir.write_set(files, d, complete=complete, extra_stale=extra)
-
-
-def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
-    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config;
-    a FIFO or character device is written into (outdir.write_file). Returns the names whose content
-    changed."""
-    d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    changed = []
-    for name, text in files.items():
-        if outdir.writes_through(d, name):  # e.g. --output /dev/stdout: nothing to compare or replace
-            outdir.write_file(d / name, text)
-            changed.append(name)
-            continue
-        p = outdir.contained(d, name)
-        data = text.encode("utf-8")
-        try:
-            # only a regular file of the same size is read back to compare (never a FIFO or /dev/zero)
-            st = os.stat(p)
-            if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and p.read_bytes() == data:
-                continue
-        except OSError:
-            pass
-        outdir.write_file(p, text)
-        changed.append(name)
-    return changed
 
 
 def _overrides_profiles(fab: Fabric) -> dict[int, str]:

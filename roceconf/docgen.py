@@ -57,8 +57,8 @@ def dump_json(obj: Any) -> str:
 
 def write_schemas(out_dir: str | Path) -> list[Path]:
     """Write every schema into DIR as render writes a report: atomically, never through a link planted in
-    DIR (roceconf.compile.write_outputs)."""
-    from roceconf.compile import write_outputs
+    DIR (roceconf.outdir.write_outputs)."""
+    from roceconf.outdir import write_outputs
 
     d = Path(out_dir)
     files = {name: dump_json(schema) for name, schema in schemas().items()}
@@ -281,7 +281,7 @@ def rules_markdown() -> str:
 
 def write_docs(out_dir: str | Path) -> list[Path]:
     """Write docs/intent.md and docs/rules.md as :func:`write_schemas` writes the schemas."""
-    from roceconf.compile import write_outputs
+    from roceconf.outdir import write_outputs
 
     d = Path(out_dir)
     files = {"intent.md": intent_markdown(), "rules.md": rules_markdown()}

@@ -375,3 +375,29 @@ def write_file(path: str | Path, text: str) -> None:
     finally:
         if tmp:
             Path(tmp).unlink(missing_ok=True)
+
+
+def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config;
+    a FIFO or character device is written into (:func:`write_file`). Returns the names whose content
+    changed."""
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    changed = []
+    for name, text in files.items():
+        if writes_through(d, name):  # e.g. --output /dev/stdout: nothing to compare or replace
+            write_file(d / name, text)
+            changed.append(name)
+            continue
+        p = contained(d, name)
+        data = text.encode("utf-8")
+        try:
+            # only a regular file of the same size is read back to compare (never a FIFO or /dev/zero)
+            st = os.stat(p)
+            if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and p.read_bytes() == data:
+                continue
+        except OSError:
+            pass
+        write_file(p, text)
+        changed.append(name)
+    return changed
