@@ -208,10 +208,13 @@ def parse(platform_name: str, file: str, fmt: str | None, output: str | None) ->
             f"error: unknown platform '{platform_name}' (known: {', '.join(platforms.NAMES)})", err=True
         )
         sys.exit(EXIT_INVALID)
+    from roceconf.inputfile import InputFileError, read_text
+    from roceconf.limits import MAX_CONFIG_BYTES
+
     try:
-        text = Path(file).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        click.echo(f"{file}:1:1: error[RC000]: cannot read file: {e.strerror}", err=True)
+        text = read_text(file, MAX_CONFIG_BYTES, errors="replace", encoding="utf-8")
+    except InputFileError as e:
+        click.echo(f"{file}:{e.line}:1: error[{e.code}]: {e.reason}", err=True)
         sys.exit(EXIT_INVALID)
     from roceconf.reports import resolve_format, to_data
 
@@ -474,12 +477,14 @@ def demo(intent: str | None, out_dir: str, fmt: str | None) -> None:
     intent = intent or str(example_intent())
     fmt = resolve_format("demo", fmt)
     report, out = run_demo(intent, out_dir, say=lambda m: click.echo(m, err=True))
-    for name, f in (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown")):
-        (out / name).write_text(FORMATS[f](report))
     from roceconf.compile import load_valid
+    from roceconf.outdir import write_outputs
     from roceconf.reports import html
 
-    (out / "report.html").write_text(html.render(html.drift_map(report, load_valid(intent))))
+    kinds = (("report.json", "json"), ("report.xml", "junit"), ("report.md", "markdown"))
+    reports = {name: FORMATS[f](report) for name, f in kinds}
+    reports["report.html"] = html.render(html.drift_map(report, load_valid(intent)))
+    write_outputs(reports, out)  # atomically, never through a link planted in DIR
     color = fmt == "text" and _color()
     click.echo(format_report(report, fmt, color=color), nl=False, color=color or None)
     from roceconf.demo import FAULTS

@@ -6,6 +6,7 @@ this module never imports roceconf.cli, which also runs as ``python -m roceconf.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -95,6 +96,13 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
                 files += sorted(f for f in p.rglob("*") if f.is_file())
             elif p.is_file():
                 files.append(p)
+            elif os.path.lexists(p):  # a FIFO or a device: never read (roceconf.inputfile)
+                from roceconf.inputfile import InputFileError, check_file
+
+                try:
+                    check_file(p, 1)
+                except InputFileError as e:
+                    _fail(str(e))
             else:
                 _fail(f"{p}: no such file or directory")
         if not files:

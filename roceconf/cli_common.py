@@ -42,7 +42,9 @@ def _format_option(command: str) -> Callable[..., Any]:
 
 def _output_option(what: str = "report") -> Callable[..., Any]:
     return click.option(
-        "--output", type=click.Path(dir_okay=False), help=f"Write the {what} to FILE (atomically)."
+        "--output",
+        type=click.Path(dir_okay=False),
+        help=f"Write the {what} to FILE (atomically; - for standard output).",
     )
 
 
@@ -55,6 +57,8 @@ def _color() -> bool:
 
 def _emit(text: str, output: str | None, color: bool = False) -> None:
     """Print a report, or write it to --output FILE atomically (and say so on stderr)."""
+    if output == "-":  # --output - : standard output, as many tools read it
+        output = None
     if output:
         from roceconf.reports import write_report
 

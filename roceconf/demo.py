@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 import secrets
 import tempfile
@@ -20,6 +21,7 @@ from pathlib import Path
 from roceconf.compile import load_valid, output_name, render_fabric, write_render
 from roceconf.drift.audit import DriftReport, audit
 from roceconf.lab.server import Lab
+from roceconf.outdir import OutputError, contained
 
 Fault = tuple[str, str, Callable[[Lab], None]]
 
@@ -70,13 +72,17 @@ def run_demo(
     fab = load_valid(intent)
     files = render_fabric(fab)
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="roceconf-demo-"))
-    configs = out / "configs"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(out, f"cannot create the directory: {e.strerror}", e.errno or errno.EIO) from None
+    configs = contained(out, "configs")  # a link planted as DIR/configs never leads the render elsewhere
     write_render(files, configs)
     say(f"1. rendered {len(files)} device configs from {intent} into {configs}")
     user, password = "roceconf", secrets.token_urlsafe(12)
     with Lab(user, password) as lab:
         for name, dev in fab.devices.items():
-            lab.add(name, dev.platform, (configs / output_name(name, dev.platform)).read_text())
+            lab.add(name, dev.platform, files[output_name(name, dev.platform)])
         inventory = lab.write_inventory(out / "lab-inventory.yml")
         platforms = sorted({d.platform for d in fab.devices.values()})
         say(

@@ -56,14 +56,14 @@ def dump_json(obj: Any) -> str:
 
 
 def write_schemas(out_dir: str | Path) -> list[Path]:
+    """Write every schema into DIR as render writes a report: atomically, never through a link planted in
+    DIR (roceconf.outdir.write_outputs)."""
+    from roceconf.outdir import write_outputs
+
     d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, schema in schemas().items():
-        p = d / name
-        p.write_text(dump_json(schema), encoding="utf-8")
-        written.append(p)
-    return written
+    files = {name: dump_json(schema) for name, schema in schemas().items()}
+    write_outputs(files, d)
+    return [d / name for name in files]
 
 
 # ------------------------------------------------------------------------------------------ intent.md
@@ -280,11 +280,10 @@ def rules_markdown() -> str:
 
 
 def write_docs(out_dir: str | Path) -> list[Path]:
+    """Write docs/intent.md and docs/rules.md as :func:`write_schemas` writes the schemas."""
+    from roceconf.outdir import write_outputs
+
     d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, text in (("intent.md", intent_markdown()), ("rules.md", rules_markdown())):
-        p = d / name
-        p.write_text(text, encoding="utf-8")
-        out.append(p)
-    return out
+    files = {"intent.md": intent_markdown(), "rules.md": rules_markdown()}
+    write_outputs(files, d)
+    return [d / name for name in files]

@@ -40,7 +40,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from roceconf import platforms
+from roceconf import limits, platforms
 from roceconf.transport import CollectError, Target
 
 #: Every host variable :func:`target_from_vars` reads (the action plugin passes exactly these).
@@ -305,6 +305,7 @@ def load_inventory(path: str | Path) -> dict[str, Target]:
     p = Path(path)
     if not p.exists():
         raise CollectError(f"inventory {path} not found", retry=False)
+    _check_sources(p)
     _init_plugins()
     loader = DataLoader()
     # relative lookups (lookup('file', ...)) and playbook-level group_vars resolve against the inventory's
@@ -350,6 +351,35 @@ def _init_plugins() -> None:
         from ansible.plugins.loader import init_plugin_loader
 
         init_plugin_loader()
+
+
+def _check_sources(p: Path) -> None:
+    """Every file ansible-core would read for inventory ``p`` (the file, or the files of the directory,
+    and the group_vars / host_vars beside it) is a regular file within the cap: a FIFO would hang the
+    read, ``/dev/zero`` would exhaust memory. Raises CollectError naming the file."""
+    from roceconf.inputfile import InputFileError, check_file
+
+    base = p if p.is_dir() else p.parent
+    files: list[Path] = [] if p.is_dir() else [p]
+    roots = [p] if p.is_dir() else []
+    roots += [base / "group_vars", base / "host_vars"]
+    seen = 0
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                if not name.startswith("."):
+                    files.append(Path(dirpath) / name)
+            seen += len(filenames) + len(dirnames)
+            if seen > 100_000:
+                raise CollectError(f"inventory {p}: more than 100000 files", retry=False)
+    try:
+        for f in files:
+            check_file(f, limits.MAX_INVENTORY_BYTES)
+    except InputFileError as e:
+        raise CollectError(f"cannot read inventory {e}", retry=False) from None
 
 
 def _use_vault_password_file(loader: Any, vault_file: str) -> None:

@@ -8,6 +8,15 @@ from __future__ import annotations
 MAX_YAML_BYTES = 16 * 1024 * 1024
 #: Largest file the intent reads beside it (CSV cabling table, ASIC table), bytes. RC019.
 MAX_SIDE_FILE_BYTES = 64 * 1024 * 1024
+#: Largest saved running config or NIC read-back (`drift --configs`, `parse`), bytes. RC019.
+MAX_CONFIG_BYTES = 64 * 1024 * 1024
+#: Largest JSON file roceconf reads back (saved counters, plan, verdict, BOM, baseline), bytes. RC019.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+#: Largest Ansible inventory file (each file of an inventory directory), bytes.
+MAX_INVENTORY_BYTES = 16 * 1024 * 1024
+#: Largest acceptance result file (nccl-tests / perftest output), bytes.
+MAX_RESULT_BYTES = 64 * 1024 * 1024
+#: Every cap above can be raised for one run with ROCECONF_MAX_INPUT_MIB (roceconf/inputfile.py).
 #: Values a YAML document may produce through aliases (*name), counting every node an alias repeats. RC020.
 MAX_ALIAS_NODES = 100_000
 #: Deepest nesting of YAML mappings / sequences. RC021.

@@ -292,10 +292,74 @@ def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifes
     shutil.rmtree(staging, ignore_errors=True)
 
 
+#: the caller's own open streams, named through a link: the only links written through
+_STREAM = re.compile(r"^/(?:dev/(?:stdout|stderr|fd/\d+)|proc/self/fd/\d+)$")
+
+
+def _special(p: Path) -> os.stat_result | None:
+    """What ``p`` is when it exists and is neither a regular file nor a symbolic link, else None. A link is
+    not followed (a link planted in an output directory never leads the write elsewhere), except the
+    caller's own streams (``/dev/stdout``, ``/dev/fd/N``: ``--output >(cmd)``)."""
+    try:
+        st = os.stat(p) if _STREAM.match(str(p)) else os.lstat(p)
+    except (OSError, ValueError):
+        return None
+    return None if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode) else st
+
+
+def writes_through(directory: str | Path, name: str) -> bool:
+    """DIR/name is a FIFO or a character device (itself, not through a link; the caller's own streams
+    excepted), which :func:`write_file` writes into."""
+    if _bad_name(name):
+        return False
+    st = _special(Path(directory) / name)
+    return st is not None and (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode))
+
+
+def _write_through(p: Path, text: str, st: os.stat_result) -> None:
+    """Write into a FIFO or a character device (``/dev/stdout``, ``/dev/null``, ``>(cmd)``) without
+    replacing it: opened for writing only, never created, truncated or renamed over."""
+    fifo = stat.S_ISFIFO(st.st_mode)
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        # a FIFO nobody reads would block the open forever: non-blocking, it fails with ENXIO instead
+        fd = os.open(p, flags | (os.O_NONBLOCK if fifo else 0))
+    except OSError as e:
+        why = "no process reads the FIFO" if e.errno == errno.ENXIO else (e.strerror or str(e))
+        raise OutputError(p, f"cannot write: {why}", e.errno or errno.EIO) from None
+    try:
+        now = os.fstat(fd)
+        if not (stat.S_ISFIFO(now.st_mode) or stat.S_ISCHR(now.st_mode)):
+            raise OutputError(p, "cannot write: the file changed while it was opened", errno.EPERM)
+        if fifo:
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        data = text.encode("utf-8")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as e:
+        if isinstance(e, OutputError):
+            raise
+        raise OutputError(p, f"cannot write: {e.strerror or e}", e.errno or errno.EIO) from None
+    finally:
+        os.close(fd)
+
+
 def write_file(path: str | Path, text: str) -> None:
-    """Write one file atomically (temp file + fsync + rename), e.g. a report."""
+    """Write one file atomically (temp file + fsync + rename), e.g. a report. A FIFO or a character device
+    (``/dev/null``, ``/dev/stdout``) is written into, never replaced; a directory, socket or block device
+    is refused, and so is a link that leads out of the file's directory (:func:`contained`)."""
     p = Path(path)
     d = p.parent if str(p.parent) else Path(".")
+    st = _special(p)
+    if st is not None:
+        if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
+            _write_through(p, text, st)
+            return
+        what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise OutputError(p, f"refusing to replace it: it is {what}", errno.EPERM)
+    if _STREAM.match(str(p)):  # a stream redirected to a file: never rename over /dev/stdout
+        raise OutputError(p, "refusing to replace a stream link; write to standard output with '-'", errno.EPERM)
     target = contained(d, p.name)
     tmp = None
     try:
@@ -314,7 +378,8 @@ def write_file(path: str | Path, text: str) -> None:
 
 
 def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = False) -> list[str]:
-    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config;
+    a FIFO or character device is written into (:func:`write_file`).
     ``private``: device data (saved configs, counters): files 0600 in a 0700 directory (made so if the user's).
     Returns the names whose content changed."""
     d = Path(out_dir)
@@ -325,11 +390,18 @@ def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = Fa
             d.chmod(0o700)
     changed = []
     for name, text in files.items():
+        if writes_through(d, name):  # e.g. --output /dev/stdout: nothing to compare or replace
+            write_file(d / name, text)
+            changed.append(name)
+            continue
         p = contained(d, name)
+        data = text.encode("utf-8")
         try:
-            if p.read_text(encoding="utf-8") == text:
+            # only a regular file of the same size is read back to compare (never a FIFO or /dev/zero)
+            st = os.stat(p)
+            if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and p.read_bytes() == data:
                 continue
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             pass
         write_file(p, text)
         if private:

@@ -15,6 +15,7 @@ from ruamel.yaml.scanner import Scanner
 
 from roceconf import limits
 from roceconf.diagnostics import Diagnostic, DiagnosticError
+from roceconf.inputfile import InputFileError, read_text
 
 Path_ = tuple[str | int, ...]
 
@@ -204,31 +205,10 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
 def read_text_file(path: str | Path, max_bytes: int = limits.MAX_YAML_BYTES) -> str:
     """A UTF-8 text file (a BOM is accepted) as str, or DiagnosticError with a one-line reason
     (missing, a directory, unreadable, too large, not UTF-8 text)."""
-    p = Path(path)
-    file = str(path)
     try:
-        if p.is_dir():
-            raise _fail(file, 1, 1, "RC000", "is a directory, not a file", "")
-        size = p.stat().st_size
-        if size > max_bytes:
-            raise _fail(file, 1, 1, "RC019", f"the file is {size} bytes; the limit is {max_bytes}", "")
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise _fail(file, 1, 1, "RC000", "file not found", "") from None
-    except OSError as e:
-        raise _fail(file, 1, 1, "RC000", f"cannot read file: {e.strerror or _one_line(str(e))}", "") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise _fail(
-            file,
-            line,
-            1,
-            "RC000",
-            f"not UTF-8 text (byte {e.start + 1} cannot be decoded; a binary file?)",
-            "",
-        ) from None
+        return read_text(path, max_bytes)
+    except InputFileError as e:
+        raise _fail(str(path), e.line, 1, e.code, e.reason, "") from None
 
 
 def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from roceconf import platforms
+from roceconf import limits, platforms
 from roceconf.drift.collect import (
     CollectError,
     Target,
@@ -30,6 +30,7 @@ from roceconf.drift.collect import (
     napalm_call,
     netmiko_connect,
 )
+from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import Fabric
 from roceconf.intent.desired import desired_state
 from roceconf.names import natural_key
@@ -164,9 +165,9 @@ class BaselineError(ValueError):
 def load_json(path: str | Path, what: str) -> dict[str, Any]:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise BaselineError(f"{p}: cannot read the {what}: {e.strerror or e}") from None
+        data = json.loads(read_text(p, limits.MAX_JSON_BYTES, encoding="utf-8"))
+    except InputFileError as e:
+        raise BaselineError(f"{p}: cannot read the {what}: {e.reason}") from None
     except ValueError as e:
         raise BaselineError(f"{p}:{getattr(e, 'lineno', 1)}: not a JSON {what}: {str(e)[:120]}") from None
     if not isinstance(data, dict):

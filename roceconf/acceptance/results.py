@@ -27,8 +27,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from roceconf import limits
+from roceconf.inputfile import InputFileError, read_text
+
 #: results files larger than this are refused (a plan writes KB-sized files)
-MAX_BYTES = 64 << 20
+MAX_BYTES = limits.MAX_RESULT_BYTES
 
 
 @dataclass
@@ -307,11 +310,9 @@ def parse_text(text: str, name: str = "-") -> Result:
 def parse_file(path: str | Path) -> Result:
     p = Path(path)
     try:
-        if p.stat().st_size > MAX_BYTES:
-            return Result(str(p), "unknown", "", "text", error=f"larger than {MAX_BYTES >> 20} MiB")
-        text = p.read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        return Result(str(p), "unknown", "", "text", error=e.strerror or str(e))
+        text = read_text(p, MAX_BYTES, errors="replace", encoding="utf-8")
+    except InputFileError as e:
+        return Result(str(p), "unknown", "", "text", error=e.reason)
     return parse_text(text, str(p))
 
 

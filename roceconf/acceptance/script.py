@@ -48,6 +48,27 @@ REPEATS=${{REPEATS:-3}}
 NCCL_TESTS=${{NCCL_TESTS:-/opt/nccl-tests/build}}
 read -r -a SSH <<< "${{SSH_COMMAND:-ssh -o BatchMode=yes}}"
 mkdir -p "$RESULTS"
+# A private directory of this run on each host (mode 0700, an unpredictable name, created with mkdir so
+# a name someone else took fails): perftest's JSON and the NCCL environment script live there, never
+# under a fixed name in a temp directory other users share.
+RUN_DIR=$(mktemp -u "/tmp/roceconf.XXXXXXXXXX")
+PREPARED=()
+private_dir() {{
+  local h
+  for h in "${{PREPARED[@]}}"; do [ "$h" = "$1" ] && return 0; done
+  if ! "${{SSH[@]}}" -n "$1" "mkdir -m 700 -- $(printf '%q' "$RUN_DIR")"; then
+    echo "cannot create the private directory $RUN_DIR on $1" >&2
+    exit 1
+  fi
+  PREPARED+=("$1")
+}}
+remove_private_dirs() {{
+  local h
+  for h in "${{PREPARED[@]}}"; do
+    "${{SSH[@]}}" -n "$h" "rm -rf -- $(printf '%q' "$RUN_DIR")" || true
+  done
+}}
+trap remove_private_dirs EXIT
 
 # IPv4 address of HOST's netdev IF, read on the host.
 ip_of() {{
@@ -70,7 +91,8 @@ run_perftest() {{
   if [ -z "$addr" ]; then echo "$id: no IPv4 address on $srv $sif" >&2; return 1; fi
   for r in $(seq 1 "$REPEATS"); do
     out="$RESULTS/$id.s$size.r$r"
-    remote_json="/tmp/roceconf-$id.s$size.r$r.json"
+    private_dir "$cli"
+    remote_json="$RUN_DIR/$id.s$size.r$r.json"
     mapfile -t jopts < <(json_opts "$cli" "$tool" "$remote_json")
     "${{SSH[@]}}" -n "$srv" "$(printf '%q ' "$tool" -d "$sdev" "$@")" > "$out.server.txt" 2>&1 &
     spid=$!
@@ -150,9 +172,10 @@ def shell(plan: AcceptancePlan) -> str:
         out.append('chmod +x "$RESULTS/nccl-env.sh"')
         hosts = plan.nccl[0].hosts
         out.append(f"for h in {' '.join(_q(h) for h in hosts)}; do")
+        out.append('  private_dir "$h"')
         out.append(
-            '  "${SSH[@]}" "$h" "cat > /tmp/roceconf-nccl-env.sh && chmod +x /tmp/roceconf-nccl-env.sh" '
-            '< "$RESULTS/nccl-env.sh"'
+            '  "${SSH[@]}" "$h" "cat > $(printf \'%q\' "$RUN_DIR/nccl-env.sh") '
+            '&& chmod 700 $(printf \'%q\' "$RUN_DIR/nccl-env.sh")" < "$RESULTS/nccl-env.sh"'
         )
         out.append("done")
         for c in plan.nccl:
@@ -181,7 +204,7 @@ def shell(plan: AcceptancePlan) -> str:
             out.append(f"id={_q(c.id)}")
             out.append('for r in $(seq 1 "$REPEATS"); do')
             out.append(
-                f"  {launch} /tmp/roceconf-nccl-env.sh {' '.join(test)} "
+                f"  {launch} \"$RUN_DIR/nccl-env.sh\" {' '.join(test)} "
                 '-J "$PWD/$RESULTS/$id.r$r.json" > "$RESULTS/$id.r$r.txt" 2>&1 '
                 '|| echo "$id repeat $r failed (see $RESULTS/$id.r$r.txt)" >&2'
             )

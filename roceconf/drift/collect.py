@@ -13,13 +13,13 @@ import logging
 import os
 import shlex
 import socket
-import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roceconf import platforms
+from roceconf import limits, platforms
+from roceconf.inputfile import InputFileError, read_text
 from roceconf.inventory import load_inventory
 from roceconf.platforms.base import BUNDLE_MARK, split_outputs
 from roceconf.sessionlog import add_secret, timed
@@ -319,24 +319,14 @@ def read_backup(
         p = contained(directory, f"{device}.{ext}", root)
     except OSError as e:
         raise CollectError(e.strerror or str(e), retry=False) from None
-    missing = CollectError(f"no saved config {p.name} in {directory}", retry=False)
+    if not os.path.lexists(p):
+        raise CollectError(f"no saved config {p.name} in {directory}", retry=False)
     try:
-        # non-blocking: a FIFO planted under the name must not hang the audit (it is no regular file)
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        raise missing from None
-    except OSError as e:
-        raise CollectError(f"cannot read {p}: {e.strerror}", retry=False) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise missing
-        with open(fd, "rb", closefd=False) as f:
-            data = f.read()
-    except OSError as e:
-        raise CollectError(f"cannot read {p}: {e.strerror}", retry=False) from None
-    finally:
-        os.close(fd)
-    text = data.decode("utf-8", errors="replace")
+        # only a regular file, size-capped: a FIFO or a device planted under the name is refused unread
+        text = read_text(p, limits.MAX_CONFIG_BYTES, errors="replace", encoding="utf-8")
+    except InputFileError as e:
+        said = str(e) if e.code == "RC019" else f"no saved config {p.name} in {directory}: {e.reason}"
+        raise CollectError(said, retry=False) from None
     if "\r" in text:  # what text mode reads (universal newlines)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, p

@@ -8,17 +8,19 @@ taken, so an offline run parses exactly what the live run parsed and finds the s
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roceconf import platforms
+from roceconf import limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
 from roceconf.health.evaluate import HealthReport, evaluate
+from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
 
@@ -184,12 +186,12 @@ def health_live(
 
 def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
     """Snapshots of a saved counters file; CollectError (the device is unknown) when it cannot be used."""
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise CollectError(f"no saved counters {path.name} in {path.parent}", retry=False)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise CollectError(f"cannot read {path}: {e}", retry=False) from None
+        data = json.loads(read_text(path, limits.MAX_JSON_BYTES, encoding="utf-8"))
+    except InputFileError as e:
+        raise CollectError(str(e), retry=False) from None
     except ValueError as e:
         raise CollectError(f"{path}: not JSON ({e})", retry=False) from None
     if not isinstance(data, dict) or not isinstance(data.get("samples"), list):

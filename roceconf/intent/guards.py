@@ -131,14 +131,12 @@ def _repository_root(start: Path) -> Path | None:
 def read_side_file(path: Path) -> str:
     """Read a file the intent names: size-limited, UTF-8 (BOM accepted). Raises OSError / ValueError
     with a one-line reason."""
-    size = path.stat().st_size
-    if size > limits.MAX_SIDE_FILE_BYTES:
-        raise ValueError(f"file is {size} bytes; the limit is {limits.MAX_SIDE_FILE_BYTES}")
-    data = path.read_bytes()
+    from roceconf.inputfile import InputFileError, read_text
+
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"not UTF-8 text (byte {e.start + 1} cannot be decoded)") from None
+        return read_text(path, limits.MAX_SIDE_FILE_BYTES)
+    except InputFileError as e:
+        raise ValueError(e.reason) from None
 
 
 #: Numeric fields of an ASIC table row (roceconf/data/asics.yaml): positive numbers or null.

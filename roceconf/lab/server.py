@@ -667,8 +667,11 @@ class Lab:
         return {"all": {"hosts": hosts, "children": groups}}
 
     def write_inventory(self, path: str | Path) -> Path:
+        from roceconf.outdir import write_file
+
         path = Path(path)
-        path.write_text(yaml.safe_dump(self.inventory(), sort_keys=False, default_flow_style=False))
+        # atomically, and never through a link planted in the directory (roceconf.outdir)
+        write_file(path, yaml.safe_dump(self.inventory(), sort_keys=False, default_flow_style=False))
         return path
 
 

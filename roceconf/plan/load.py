@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import posixpath
 import subprocess
 import tempfile
@@ -24,7 +25,7 @@ def read_intent(spec: str, cwd: str | Path | None = None) -> Fabric:
     base = Path(cwd) if cwd is not None else Path.cwd()
     p = Path(spec) if Path(spec).is_absolute() else base / spec
     try:
-        if p.is_file():
+        if p.is_file() or (os.path.lexists(p) and ":" not in spec):  # a FIFO or device: the reader says so
             return load(p if cwd is not None else spec)
         if ":" not in spec:
             raise PlanError([f"error: {spec}: no such file (and not a REV:PATH git revision)"])
@@ -65,13 +66,42 @@ def _csv_tables(text: str) -> list[str]:
     return [lk["csv"] for lk in links or [] if isinstance(lk, dict) and isinstance(lk.get("csv"), str)]
 
 
+def _repo_path(spec: str, path: str, cwd: Path) -> str:
+    """PATH of REV:PATH relative to the repository root, normalised: git reads ``./x`` and ``../x`` from the
+    working directory, ``x`` from the root. A path that leaves the repository is an error."""
+    if path.startswith(("./", "../")) or path in (".", ".."):
+        try:
+            res = subprocess.run(
+                ["git", "rev-parse", "--show-prefix"], cwd=cwd, capture_output=True, text=True, check=False
+            )
+        except OSError as e:
+            raise PlanError([f"error: cannot run git: {e.strerror or e}"]) from None
+        path = res.stdout.strip() + path if res.returncode == 0 else path
+    norm = posixpath.normpath(path)
+    if posixpath.isabs(norm) or norm in (".", "..") or norm.startswith("../") or "\0" in norm:
+        raise PlanError([f"error: {spec}: the path leaves the repository"])
+    return norm
+
+
+def _write_inside(root: Path, repo_path: str, text: str) -> None:
+    """Write a committed file into the temporary tree ``root`` at its repository path, as render writes
+    (roceconf.outdir: atomically, never through a link, never outside ``root``)."""
+    from roceconf.outdir import write_file
+
+    target = root / repo_path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.parent.resolve().is_relative_to(root.resolve()):
+        raise PlanError([f"error: {repo_path}: the path leaves the repository"])
+    write_file(target, text)
+
+
 def _load_revision(spec: str, rev: str, path: str, cwd: Path) -> Fabric:
+    path = _repo_path(spec, path, cwd)
     text = _git_show(rev, path, cwd)
     with tempfile.TemporaryDirectory(prefix="roceconf-plan-") as tmp:
         root = Path(tmp)
         target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        _write_inside(root, path, text)
         for rel in _csv_tables(text):
             if posixpath.isabs(rel):
                 continue
@@ -82,8 +112,7 @@ def _load_revision(spec: str, rev: str, path: str, cwd: Path) -> Fabric:
                 content = _git_show(rev, repo_path, cwd)
             except PlanError:
                 continue  # the loader reports the missing table (RC012)
-            (root / repo_path).parent.mkdir(parents=True, exist_ok=True)
-            (root / repo_path).write_text(content, encoding="utf-8")
+            _write_inside(root, repo_path, content)
 
         def label(file: str) -> str:
             if file == str(target):

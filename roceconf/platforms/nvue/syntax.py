@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 import json
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml import YAML
 
+from roceconf.platforms.base import split_words
 from roceconf.state import DeviceState
 from roceconf.units import expand_ints, parse_size
 
@@ -230,7 +230,7 @@ def _load_commands(text: str, st: DeviceState) -> Node:
         if not line or line.startswith("#"):
             continue
         try:
-            words = shlex.split(line, comments=False)
+            words = split_words(line)  # shlex.split(line), linear in the line
         except ValueError:
             words = line.split()
         if len(words) < 2 or words[0] != "nv":
