@@ -25,7 +25,7 @@ demo: $(STAMP)
 
 test: $(STAMP) system-packages
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -p no:cacheprovider
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from roceconf.platforms.eos import PLATFORM, parse, profile_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state, lab_port
+from tests.strategies import device_state, examples, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "eos"
 
@@ -37,7 +37,7 @@ EOS_NAMES = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(state=device_state(PLATFORM, EOS_NAMES))
 def test_round_trip(state: DeviceState) -> None:
     text = render_state(state)
