@@ -58,8 +58,18 @@ def _measured_seconds() -> dict[str, float]:
     return out
 
 
+@pytest.hookimpl(trylast=True)  # after xdist's own hook, whose group naming this repeats where it failed
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The most expensive work first: an xdist work unit (the tests of one ``xdist_group``, or one test) runs
+    """Name each test's ``xdist_group`` in its node id, then order the tests.
+
+    The group: pytest-xdist's ``--dist loadgroup`` sends the tests whose node ids end in ``@<group>`` to one
+    worker. Its worker names them by assigning ``item._nodeid``, which pytest 9.2 no longer reads (the node id
+    is ``str(item._id)``): the groups were silently ignored, every module fixture (the wheel, the pre-commit
+    virtualenv, the Ansible lab, the browser) was built once per worker, and tests meant to share a lab did
+    not. The id is set here the way pytest 9.2 keeps it; with a pytest or an xdist where xdist's own naming
+    works, the id already ends in the group and is left alone.
+
+    The order: the most expensive work first: an xdist work unit (the tests of one ``xdist_group``, or one test) runs
     on one worker, and with ``--no-loadscope-reorder`` (the Makefile's) units are handed out in this order, so
     starting the longest ones first lets both workers finish together instead of one of them starting a
     two-minute test at the end. Only the order changes; every collected test still runs."""
@@ -79,3 +89,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         cost[unit(item)] = cost.get(unit(item), 0.0) + measured(item)
     # stable: tests without a measurement keep the collection order, after the measured ones
     items.sort(key=lambda item: -cost[unit(item)])
+    if getattr(config.option, "loadgroup", False):  # an xdist worker of a --dist loadgroup run
+        from _pytest.nodeid import NodeId
+
+        for item in items:
+            group = unit(item)
+            if group.startswith("@") and not item.nodeid.endswith(group):
+                item._id = NodeId.parse(item.nodeid + group)  # type: ignore[attr-defined]
+
