@@ -1,13 +1,16 @@
 """Arista EOS counters over eAPI (JSON results of show commands).
 
-Sources (cited per command in ``SOURCES``):
-* Arista EOS User Manual, "DCBX and Flow Control" (https://www.arista.com/um-eos/eos-dcbx-and-flow-control):
-  ``show priority-flow-control counters [detail]`` (RxPfc / TxPfc pause frames) and
-  ``show priority-flow-control counters watchdog`` (per tx-queue stuck / recovery counts; the JSON keys
-  ``interfaces.<if>.txQueues.<queue>.stuckCount`` / ``recoveryCount`` are those public EOS automation reads).
-* Arista EOS User Manual, "Quality of Service": ``show interfaces counters queue`` (per tx-queue packets and
-  drops) and ``show qos interfaces ecn counters queue`` (ECN-marked packets per queue, needs
-  ``random-detect ecn count``).
+Sources (cited per command in ``SOURCES``; provenance in tests/fixtures/eos/counters/):
+* ``show interfaces counters queue detail``: ``egressQueueCounters.interfaces.<if>.ucastQueues.trafficClasses
+  .TC<n>.dropPrecedences.DP<n>.droppedPackets`` and ``show interfaces counters queue drops`` (VOQ platforms:
+  ``interfaces.<if>.trafficClasses.TC<n>.egressQueueCounters.countersSum.droppedPackets``), and ``show qos
+  interfaces ecn counters queue`` (``intfQueueCounters.<if>.queueCounters.<queue>``, ``-`` where the queue
+  does not count), as Arista's ANTA test data (Apache-2.0) records the eAPI answers.
+* ``show priority-flow-control counters detail``: ``interfaces.<if>.priorities.<p>.rxFrames / txFrames`` (the
+  keys public EOS health checks read per priority; ANTA records only the per-port ``interfaceCounters`` of
+  the command without ``detail``).
+* ``show priority-flow-control counters watchdog``: per tx-queue ``stuckCount`` / ``recoveryCount``; no
+  public answer confirms these keys (docs/health.md says so).
 EOS has no per-priority pause *duration* counter in these commands: pause storms are judged from the pause
 frame rate (see docs/health.md, RC303).
 """
@@ -15,21 +18,26 @@ frame rate (see docs/health.md, RC303).
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload, priority_of
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import dig, jload, priority_of
+
+log = logging.getLogger(__name__)
 
 PFC = "show priority-flow-control counters detail"
 WATCHDOG = "show priority-flow-control counters watchdog"
-QUEUES = "show interfaces counters queue"
+QUEUES = "show interfaces counters queue detail"
+VOQ = "show interfaces counters queue drops"
 ECN = "show qos interfaces ecn counters queue"
 COMMANDS = [PFC, WATCHDOG, QUEUES, ECN]
+_READ = {*COMMANDS, VOQ}
 SOURCES = {
     PFC: "Arista EOS User Manual, DCBX and Flow Control: show priority-flow-control counters detail (RxPfc/TxPfc per priority)",
-    WATCHDOG: "Arista EOS User Manual, DCBX and Flow Control: show priority-flow-control counters watchdog (stuckCount/recoveryCount per tx-queue)",
-    QUEUES: "Arista EOS User Manual, Quality of Service: show interfaces counters queue (per tx-queue dropped packets)",
-    ECN: "Arista EOS User Manual, Quality of Service: show qos interfaces ecn counters queue (ECN-marked packets per tx-queue)",
+    WATCHDOG: "Arista EOS User Manual, DCBX and Flow Control: show priority-flow-control counters watchdog (stuckCount/recoveryCount per tx-queue; no public answer confirms the keys)",
+    QUEUES: "Arista EOS User Manual, Quality of Service: show interfaces counters queue detail (egressQueueCounters: ucastQueues.trafficClasses.TC<n>.dropPrecedences.DP<n>.droppedPackets, as ANTA reads it)",
+    ECN: "Arista EOS User Manual, Quality of Service: show qos interfaces ecn counters queue (intfQueueCounters.<if>.queueCounters.<queue>, as ANTA reads it)",
 }
 
 
@@ -46,18 +54,38 @@ def _first(d: dict[str, Any], *names: str) -> int | None:
     return None
 
 
+def _drops(tc: dict[str, Any]) -> int | None:
+    """The unicast drops of one traffic class: the sum over its drop precedences (unknown if one is)."""
+    dps = tc.get("dropPrecedences")
+    if isinstance(dps, dict) and dps:
+        vals = [_first(d, "droppedPackets") if isinstance(d, dict) else None for d in dps.values()]
+        return None if None in vals else sum(v for v in vals if v is not None)
+    summed = dig(tc, "egressQueueCounters", "countersSum")
+    return _first(summed, "droppedPackets") if isinstance(summed, dict) else None
+
+
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
+    unknown: set[str] = set()
     try:
         for cmd, text in outputs.items():
+            cmd = cmd.replace(" | json", "").strip()
+            if cmd not in _READ:
+                continue
             data = jload(text)
             if not isinstance(data, dict):
                 if text.strip():
                     warnings.append(f"{cmd}: not a JSON object")
                 continue
-            ifs = data.get("interfaces")
+            if cmd == QUEUES:
+                ifs = dig(data, "egressQueueCounters", "interfaces")
+            elif cmd == ECN:
+                ifs = data.get("intfQueueCounters")
+            else:
+                ifs = data.get("interfaces")
             if not isinstance(ifs, dict):
+                unknown.update(f"{cmd}: {k}" for k in data)
                 continue
             for name, body in ifs.items():
                 if not isinstance(body, dict):
@@ -68,7 +96,8 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                         p = priority_of(prio)
                         if p is None or not isinstance(c, dict):
                             continue
-                        rx, tx = _first(c, "rxPfcFrames", "rxFrames"), _first(c, "txPfcFrames", "txFrames")
+                        unknown.update(f"{cmd}: {k}" for k in c if k not in ("rxFrames", "txFrames"))
+                        rx, tx = _first(c, "rxFrames"), _first(c, "txFrames")
                         if rx is not None:
                             pc.set_prio("pfc_rx", p, rx)
                         if tx is not None:
@@ -86,20 +115,26 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                             pc.set_prio("wd_restored", p, rec)
                         if stuck is not None and rec is not None and stuck > rec:
                             pc.shut(p)  # stuck and not yet recovered: the watchdog holds the queue
-                elif cmd == QUEUES:
-                    for q, c in (body.get("ucastQueues") or {}).items():
+                elif cmd in (QUEUES, VOQ):
+                    tcs = (
+                        dig(body, "ucastQueues", "trafficClasses")
+                        if cmd == QUEUES
+                        else body.get("trafficClasses")
+                    )
+                    for q, c in (tcs if isinstance(tcs, dict) else {}).items():
                         p = priority_of(q)
-                        v = _first(c, "droppedPackets") if isinstance(c, dict) else None
+                        v = _drops(c) if isinstance(c, dict) else None
                         if p is not None and v is not None:
                             pc.set_prio("queue_drops", p, v)
                 elif cmd == ECN:
-                    for q, c in (body.get("txQueues") or {}).items():
-                        p = priority_of(q)
-                        v = _first(c, "ecnMarkedPackets") if isinstance(c, dict) else None
-                        if p is not None and v is not None:
+                    for q, c in (body.get("queueCounters") or {}).items():
+                        p, v = priority_of(q), to_int(c)
+                        if p is not None and v is not None:  # "-": not counted on that queue
                             pc.set_prio("ecn_marked", p, v)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
     return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
 
 
@@ -110,8 +145,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             n: {
                 "priorities": {
                     str(p): {
-                        "rxPfcFrames": pc.prio.get("pfc_rx", {}).get(p, 0),
-                        "txPfcFrames": pc.prio.get("pfc_tx", {}).get(p, 0),
+                        "rxFrames": pc.prio.get("pfc_rx", {}).get(p, 0),
+                        "txFrames": pc.prio.get("pfc_tx", {}).get(p, 0),
                     }
                     for p in range(8)
                 }
@@ -128,23 +163,23 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             if qs:  # EOS omits an interface until its first watchdog event
                 out[n] = {"txQueues": qs}
     elif cmd == QUEUES:
-        out = {
+        tcs = {
             n: {
-                "ucastQueues": {
-                    f"UC{p}": {"droppedPackets": pc.prio.get("queue_drops", {}).get(p, 0)} for p in range(8)
+                f"TC{p}": {
+                    "dropPrecedences": {"DP0": {"droppedPackets": pc.prio.get("queue_drops", {}).get(p, 0)}}
                 }
+                for p in range(8)
             }
             for n, pc in ports.items()
         }
+        qs = {n: {"ucastQueues": {"trafficClasses": t}} for n, t in tcs.items()}
+        return json.dumps({"egressQueueCounters": {"interfaces": qs}})
     elif cmd == ECN:
-        out = {
-            n: {
-                "txQueues": {
-                    str(p): {"ecnMarkedPackets": pc.prio.get("ecn_marked", {}).get(p, 0)} for p in range(8)
-                }
-            }
+        ecn = {
+            n: {"queueCounters": {str(p): str(pc.prio.get("ecn_marked", {}).get(p, 0)) for p in range(8)}}
             for n, pc in ports.items()
         }
+        return json.dumps({"intfQueueCounters": ecn})
     else:
         return None
     return json.dumps({"interfaces": out})

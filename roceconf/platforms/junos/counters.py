@@ -1,27 +1,55 @@
-"""Juniper Junos counters over SSH, JSON output (``| display json``, every leaf wrapped as ``[{"data": v}]``).
+"""Juniper Junos counters over SSH: ``show interfaces extensive`` and ``show interfaces queue``, read in any of
+the three forms Junos prints (detected from the answer): JSON (``| display json``, Junos's XML-to-JSON rule:
+every leaf ``[{"data": value}]``), XML (``| display xml``) and the plain CLI text.
 
-Sources (``SOURCES``): Junos OS CLI reference, ``show interfaces queue`` (per queue tail-dropped, RED-dropped
-and ECN-CE marked packets: ``queue-counters-tail-drop-packets``, ``queue-counters-red-packets``,
-``queue-counters-ecn-ce-packets``) and ``show interfaces extensive`` ("MAC Priority Flow Control
-Statistics": frames received / transmitted per priority). Junos reports no PFC pause duration and no PFC
-watchdog counters in these commands: those rules cannot fire on Junos (docs/health.md says so). No public
-recording of the JSON form with PFC statistics was found (tests/fixtures/junos/counters/README.md).
+Sources (``SOURCES``; fixtures and their provenance in tests/fixtures/junos/counters/):
+* ``show interfaces extensive``, "MAC Priority Flow Control Statistics": per priority the PFC frames received
+  and sent. XML elements ``ethernet-mac-pfc-statistics`` (one per priority) with ``mac-pfc-dot1p``,
+  ``input-mac-pfc-frames`` and ``output-mac-pfc-frames``; text lines ``Priority :  3   <received>  <sent>``.
+  Names and layout as a public QFX recording (Junos 22.4) prints them.
+* ``show interfaces queue``: per egress queue ``queue-counters-tail-drop-packets`` and
+  ``queue-counters-red-packets`` (text "Tail-dropped packets", "RED-dropped packets", as in a public MX
+  recording) and ECN-CE marked packets (text "ECN-CE packets"; XML ``queue-counters-ecn-ce-packets``, a name
+  no public recording confirms).
+Junos reports no PFC pause duration and no PFC watchdog counters in these commands: those rules cannot fire on
+Junos (docs/health.md says so).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import re
 from typing import Any
+from xml.etree import ElementTree as ET
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload
+
+log = logging.getLogger(__name__)
 
 QUEUES = "show interfaces queue | display json"
 PFC = "show interfaces extensive | display json"
 COMMANDS = [PFC, QUEUES]
 SOURCES = {
-    QUEUES: "Junos OS CLI reference, show interfaces queue (queue-counters-tail-drop-packets, queue-counters-red-packets, queue-counters-ecn-ce-packets)",
-    PFC: "Junos OS CLI reference, show interfaces extensive (MAC Priority Flow Control Statistics: received/transmitted per priority)",
+    QUEUES: "Junos OS CLI reference, show interfaces queue (queue-counters-tail-drop-packets, queue-counters-red-packets; ECN-CE packets)",
+    PFC: "Junos OS CLI reference, show interfaces extensive (MAC Priority Flow Control Statistics: ethernet-mac-pfc-statistics, mac-pfc-dot1p, input/output-mac-pfc-frames)",
+}
+#: the neutral counter each queue element feeds (drops add up)
+_QUEUE = {
+    "queue-counters-tail-drop-packets": "queue_drops",
+    "queue-counters-red-packets": "queue_drops",
+    "queue-counters-ecn-ce-packets": "ecn_marked",
+}
+_PFC = {"input-mac-pfc-frames": "pfc_rx", "output-mac-pfc-frames": "pfc_tx"}
+#: queue elements real answers carry that the parser knows and does not need: tail + RED drops are read one
+#: by one; rate-limit drops are policing, not buffer loss
+_SEEN = {"queue-counters-total-drop-packets", "queue-counters-rate-limit-drop-packets"}
+#: text labels of ``show interfaces queue`` (value: the first number after the colon)
+_QUEUE_TEXT = {
+    "Tail-dropped packets": "queue-counters-tail-drop-packets",
+    "RED-dropped packets": "queue-counters-red-packets",
+    "ECN-CE packets": "queue-counters-ecn-ce-packets",
 }
 
 
@@ -29,76 +57,205 @@ def commands(ports: dict[str, str | None]) -> list[str]:
     return list(COMMANDS)
 
 
-def _v(node: Any, key: str) -> Any:
-    """Junos JSON leaf: {"key": [{"data": value}]} -> value."""
-    if not isinstance(node, dict):
-        return None
-    x = node.get(key)
-    if isinstance(x, list) and x and isinstance(x[0], dict):
-        return x[0].get("data")
+# ------------------------------------------------------------------------------- one intermediate form
+#: interface -> {"pfc": {prio: {element: value}}, "queue": {queue: {element: value}}}
+Reading = dict[str, dict[str, dict[int, dict[str, int]]]]
+
+
+def _leaf(node: Any) -> Any:
+    """Junos JSON leaf: [{"data": value}] -> value."""
+    if isinstance(node, list) and node and isinstance(node[0], dict):
+        return node[0].get("data")
     return None
 
 
-def _list(node: Any, key: str) -> list[dict[str, Any]]:
+def _objs(node: Any, key: str) -> list[dict[str, Any]]:
     x = node.get(key) if isinstance(node, dict) else None
     return [i for i in x if isinstance(i, dict)] if isinstance(x, list) else []
 
 
-def _physical(data: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for info in _list(data, "interface-information"):
-        out += _list(info, "physical-interface")
+def _from_json(data: Any, unknown: set[str]) -> Reading:
+    out: Reading = {}
+    for info in _objs(data, "interface-information"):
+        for phy in _objs(info, "physical-interface"):
+            name = _leaf(phy.get("name"))
+            if not isinstance(name, str) or not name:
+                continue
+            entry = out.setdefault(name, {"pfc": {}, "queue": {}})
+            for st in _objs(phy, "ethernet-mac-pfc-statistics"):
+                flat = {k: _leaf(v) for k, v in st.items() if k != "attributes"}
+                _put(entry["pfc"], flat, "mac-pfc-dot1p", _PFC, unknown)
+            for qc in _objs(phy, "queue-counters"):
+                for q in _objs(qc, "queue"):
+                    flat = {k: _leaf(v) for k, v in q.items() if k != "attributes"}
+                    _put(entry["queue"], flat, "queue-number", _QUEUE, unknown)
     return out
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _from_xml(root: ET.Element, unknown: set[str]) -> Reading:
+    out: Reading = {}
+    for phy in root.iter():
+        if _local(phy.tag) != "physical-interface":
+            continue
+        kids = {_local(k.tag): k for k in phy}
+        name = (kids["name"].text or "").strip() if "name" in kids else ""
+        if not name:
+            continue
+        entry = out.setdefault(name, {"pfc": {}, "queue": {}})
+        for el in phy:
+            if _local(el.tag) == "ethernet-mac-pfc-statistics":
+                _put(
+                    entry["pfc"],
+                    {_local(k.tag): (k.text or "").strip() for k in el},
+                    "mac-pfc-dot1p",
+                    _PFC,
+                    unknown,
+                )
+            elif _local(el.tag) == "queue-counters":
+                for q in el:
+                    if _local(q.tag) == "queue":
+                        flat = {_local(k.tag): (k.text or "").strip() for k in q}
+                        _put(entry["queue"], flat, "queue-number", _QUEUE, unknown)
+    return out
+
+
+def _put(
+    into: dict[int, dict[str, int]], flat: dict[str, Any], key: str, known: dict[str, str], unknown: set[str]
+) -> None:
+    p = to_int(flat.get(key))
+    if p is None:
+        return
+    row = into.setdefault(p, {})
+    for k, v in flat.items():
+        n = to_int(v)
+        if k in known:
+            row[k] = -1 if n is None else n  # -1: there but not a count (makes the counter unknown)
+        elif k != key and n is not None and _notable(key, k):
+            unknown.add(k)
+
+
+def _notable(key: str, name: str) -> bool:
+    """A number the parser does not read but a new release may have moved a counter into: any in a PFC
+    entry, a queue's drop / ECN ones (not rates or bytes)."""
+    if name.endswith(("-rate", "-bytes", "-low", "-high")) or "-rate-" in name or "-bytes-" in name:
+        return False
+    if name in _SEEN:
+        return False
+    return key == "mac-pfc-dot1p" or any(w in name for w in ("drop", "ecn", "red-packets", "mark"))
+
+
+_PHY = re.compile(r"\s*Physical interface:\s*([^\s,]+),")
+_PRIO = re.compile(r"\s+Priority\s*:\s*(\d)\s+(\d{1,20})\s+(\d{1,20})\s*")
+_QNUM = re.compile(r"\s*Queue:\s*(\d{1,3}),")
+_QVAL = re.compile(r"\s+(" + "|".join(re.escape(k) for k in _QUEUE_TEXT) + r")\s*:\s*(\d{1,20})(?:\s.*)?")
+
+
+def _from_text(text: str) -> Reading:
+    """The CLI text. A value on the last line of the output is never read: a cut answer ends mid-line, and
+    the rest of a cut number would read as a smaller, wrong one."""
+    out: Reading = {}
+    lines = text.replace("\r", "").rstrip().split("\n")
+    name: str | None = None
+    queue: int | None = None
+    in_pfc = False
+    for line in lines[:-1]:
+        m = _PHY.match(line)
+        if m:
+            name, queue, in_pfc = m.group(1), None, False
+            out.setdefault(name, {"pfc": {}, "queue": {}})
+            continue
+        if name is None:
+            continue
+        if line.strip().startswith("MAC Priority Flow Control Statistics"):
+            in_pfc = True
+            continue
+        if in_pfc:
+            m = _PRIO.fullmatch(line)
+            if m:
+                out[name]["pfc"][int(m.group(1))] = {
+                    "input-mac-pfc-frames": int(m.group(2)),
+                    "output-mac-pfc-frames": int(m.group(3)),
+                }
+                continue
+            in_pfc = False
+        m = _QNUM.match(line)
+        if m:
+            queue = int(m.group(1))
+            continue
+        m = _QVAL.fullmatch(line)
+        if m and queue is not None:
+            row = out[name]["queue"].setdefault(queue, {})
+            row.setdefault(_QUEUE_TEXT[m.group(1)], int(m.group(2)))  # the first is the queue's own total
+    return out
+
+
+def _xml(text: str) -> ET.Element | None:
+    s = text.strip()
+    start = s.find("<")
+    if start < 0 or "<!" in s:  # no DOCTYPE / ENTITY: nothing the device sends needs them
+        return None
+    try:
+        return ET.fromstring(s[start:])
+    except ET.ParseError:
+        return None
+
+
+def read(text: str, unknown: set[str] | None = None) -> tuple[Reading, str]:
+    """(reading, form) of one answer in whichever form it came: ``json``, ``xml``, ``text`` or ``""``."""
+    unknown = set() if unknown is None else unknown
+    data = jload(text)
+    if isinstance(data, dict):
+        return _from_json(data, unknown), "json"
+    root = _xml(text)
+    if root is not None:
+        return _from_xml(root, unknown), "xml"
+    if _PHY.search(text):
+        return _from_text(text), "text"
+    return {}, ""
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
+    unknown: set[str] = set()
     try:
         for cmd, text in outputs.items():
-            data = jload(text)
-            if not isinstance(data, dict):
+            reading, form = read(text, unknown)
+            if not form:
                 if text.strip():
-                    warnings.append(f"{cmd}: not JSON")
+                    warnings.append(f"{cmd}: neither Junos JSON, XML nor CLI text")
                 continue
-            for phy in _physical(data):
-                name = _v(phy, "name")
-                if not isinstance(name, str) or not name:
-                    continue
+            for name, entry in reading.items():
                 pc = ports.setdefault(name, PortCounters())
-                for qc in _list(phy, "queue-counters"):
-                    for q in _list(qc, "queue"):
-                        p = to_int(_v(q, "queue-number"))
-                        if p is None:
-                            continue
-                        drops = [
-                            to_int(_v(q, k))
-                            for k in ("queue-counters-tail-drop-packets", "queue-counters-red-packets")
-                        ]
-                        if any(d is not None for d in drops):
-                            pc.set_prio("queue_drops", p, sum(d or 0 for d in drops))
-                        ce = to_int(_v(q, "queue-counters-ecn-ce-packets"))
-                        if ce is not None:
-                            pc.set_prio("ecn_marked", p, ce)
-                for st in _list(phy, "ethernet-pfc-statistics"):
-                    for e in _list(st, "pfc-priority-statistics"):
-                        p = to_int(_v(e, "pfc-priority"))
-                        if p is None:
-                            continue
-                        for key, counter in (("pfc-received", "pfc_rx"), ("pfc-transmitted", "pfc_tx")):
-                            v = to_int(_v(e, key))
-                            if v is not None:
-                                pc.set_prio(counter, p, v)
+                for p, row in entry["pfc"].items():
+                    for k, c in _PFC.items():
+                        if row.get(k, -1) >= 0:
+                            pc.set_prio(c, p, row[k])
+                for p, row in entry["queue"].items():
+                    drops = [row[k] for k, c in _QUEUE.items() if c == "queue_drops" and k in row]
+                    if drops and min(drops) >= 0:  # a part that is no count makes the sum unknown
+                        pc.set_prio("queue_drops", p, sum(drops))
+                    if row.get("queue-counters-ecn-ce-packets", -1) >= 0:
+                        pc.set_prio("ecn_marked", p, row["queue-counters-ecn-ce-packets"])
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
     return {n: p for n, p in ports.items() if not p.empty()}, warnings
 
 
+# ------------------------------------------------------------------------------------ the lab's answer
 def _d(value: Any) -> list[dict[str, str]]:
     return [{"data": str(value)}]
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
+    """The JSON form, laid out as the public recordings show the XML (one ``ethernet-mac-pfc-statistics`` per
+    priority; queue tail / RED drops). ECN-CE counts are not served: no public recording shows their element."""
     cmd = " ".join(command.split())
     if cmd not in (QUEUES, PFC):
         return None
@@ -115,24 +272,20 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                             "queue-counters-queued-packets": _d(0),
                             "queue-counters-tail-drop-packets": _d(g("queue_drops", p)),
                             "queue-counters-red-packets": _d(0),
-                            "queue-counters-ecn-ce-packets": _d(g("ecn_marked", p)),
                         }
                         for p in range(8)
                     ]
                 }
             ]
         else:
-            entry["ethernet-pfc-statistics"] = [
+            entry["ethernet-mac-pfc-statistics"] = [
                 {
-                    "pfc-priority-statistics": [
-                        {
-                            "pfc-priority": _d(p),
-                            "pfc-received": _d(g("pfc_rx", p)),
-                            "pfc-transmitted": _d(g("pfc_tx", p)),
-                        }
-                        for p in range(8)
-                    ]
+                    "attributes": {"junos:style": "verbose"},
+                    "mac-pfc-dot1p": _d(p),
+                    "input-mac-pfc-frames": _d(g("pfc_rx", p)),
+                    "output-mac-pfc-frames": _d(g("pfc_tx", p)),
                 }
+                for p in range(8)
             ]
         phys.append(entry)
     return json.dumps({"interface-information": [{"physical-interface": phys}]}, indent=1)

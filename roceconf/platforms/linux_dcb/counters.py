@@ -12,9 +12,10 @@ names likewise depend on the driver (mlx5 ``rx_prio{p}_discards`` / ``rx_discard
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from roceconf.health.hostnic import (
+from roceconf.counters.hostnic import (
     ETHTOOL,
     apply_names,
     command_port,
@@ -23,10 +24,12 @@ from roceconf.health.hostnic import (
     named,
     prio_patterns,
 )
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload
 
 PFC = "dcb -j pfc show dev {port} requests indications"
+#: the same without -j (a saved answer in dcb's text form is read too)
+PFC_TEXT = "dcb pfc show dev {port} requests indications"
 LINKS = "rdma -j link show"
 STATS = "rdma -j statistic show"
 ETHTOOL_PRIO = {"rx_prio{p}_discards": "pg_drops", "rx_discard_packets_cos{p}": "pg_drops"}
@@ -69,9 +72,27 @@ def _per_prio(v: Any) -> dict[int, int]:
         return {
             int(k): n
             for k, x in v.items()
-            if str(k).isdigit() and int(k) < 8 and (n := to_int(x)) is not None
+            if str(k).isdigit() and len(str(k)) == 1 and int(k) < 8 and (n := to_int(x)) is not None
         }
     return {}
+
+
+_PFC_LINE = re.compile(r"(requests|indications)((?:\s+[0-7]:\d{1,20}){8})\s*")
+
+
+def _pfc_text(text: str) -> dict[str, dict[int, int]]:
+    """dcb's text form: ``requests 0:0 1:0 ... 7:0`` and ``indications ...`` lines, each read only with all
+    eight priorities in order (a cut answer loses the later ones), and only when both lines are there (an
+    answer cut inside its first line's last number has no second line)."""
+    out: dict[str, dict[int, int]] = {}
+    for line in text.replace("\r", "").split("\n"):
+        m = _PFC_LINE.fullmatch(line.strip())
+        if not m:
+            continue
+        pairs = [tuple(int(x) for x in kv.split(":")) for kv in m.group(2).split()]
+        if [p for p, _ in pairs] == list(range(8)):
+            out[m.group(1)] = dict(pairs)
+    return out if len(out) == 2 else {}
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
@@ -84,14 +105,16 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
                 netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
         for cmd, text in outputs.items():
-            hit = command_port(cmd, [PFC, ETHTOOL])
+            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL])
             if hit is not None:
                 template, port = hit
-                if template == PFC:
+                if template in (PFC, PFC_TEXT):
                     data = jload(text)
                     if not isinstance(data, dict):
+                        data = _pfc_text(text)
+                    if not data:
                         if text.strip():
-                            warnings.append(f"{cmd}: not JSON")
+                            warnings.append(f"{cmd}: neither dcb JSON nor dcb text")
                         continue
                     pc = ports.setdefault(port, PortCounters())
                     for key, c in (("requests", "pfc_tx"), ("indications", "pfc_rx")):

@@ -1,59 +1,136 @@
-"""NVIDIA Cumulus Linux (NVUE) counters over SSH: ``nv show interface <port> ... -o json`` per port.
+"""NVIDIA Cumulus Linux (NVUE) counters over SSH: ``nv show interface <port> ... -o json`` per port; the plain
+text table (without ``-o json``) is read too, detected from the answer.
 
-Sources (``SOURCES``): NVIDIA Cumulus Linux 5.x user guide, "Quality of Service" / "RDMA over Converged
-Ethernet - RoCE" (``nv show interface <port> counters qos pfc-stats``: Rx/Tx pause frames and pause
-duration per switch priority; ``... counters qos egress-queue-stats``: Tx frames, Tx unicast buffer
-discards, WRED discards, ECN-marked packets per traffic class; ``... counters qos ingress-buffer-stats``:
-ingress buffer discards per priority group) and "PFC watchdog" (``nv show interface <port> qos pfc-watchdog
-status``: status and deadlock count per switch priority). Pause durations are in microseconds (the Spectrum
-``rx_pause_duration`` / ``tx_pause_duration`` port counters). No public recording of the JSON form was found
-(tests/fixtures/nvue/counters/README.md).
+Sources (``SOURCES``; provenance in tests/fixtures/nvue/counters/README.md): NVIDIA Cumulus Linux 5.x user
+guide, "Quality of Service" / "RDMA over Converged Ethernet - RoCE" and the NVUE command reference, whose
+examples show the tables (``nv show interface <port> counters qos pfc-stats``: ``switch-priority``,
+``rx-pause-frames``, ``rx-pause-duration``, ``tx-pause-frames``, ``tx-pause-duration``;
+``... egress-queue-stats``: ``traffic-class``, ``tx-frames``, ``tx-bytes``, ``tx-uc-buffer-discards``,
+``wred-discards``; ``... ingress-buffer-stats``: ``priority-group``, ``rx-frames``, ``rx-buffer-discards``),
+the JSON key ``ecn-marked-frames`` per traffic class as public scripts read it from Spectrum switches, and
+"PFC watchdog" (``nv show interface <port> qos pfc-watchdog status``: status and deadlock count per switch
+priority; no public example shows its answer). Pause durations are in microseconds (the Spectrum
+``rx_pause_duration`` / ``tx_pause_duration`` port counters). The text table renders some frame counts with
+byte units and rounds above 1 KB: only whole ``N Bytes`` cells are read from it, the JSON is exact.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload, priority_of
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload, priority_of, tables
+
+log = logging.getLogger(__name__)
 
 _GUIDE = "NVIDIA Cumulus Linux 5.x user guide"
 _KINDS = {
     "counters qos pfc-stats": f"{_GUIDE}, Quality of Service: pfc-stats (rx/tx-pause-frames, rx/tx-pause-duration per switch priority)",
-    "counters qos egress-queue-stats": f"{_GUIDE}, Quality of Service: egress-queue-stats (tx-uc-buffer-discards, wred-discards, ecn-marked-packets per traffic class)",
+    "counters qos egress-queue-stats": f"{_GUIDE}, Quality of Service: egress-queue-stats (tx-uc-buffer-discards, wred-discards, ecn-marked-frames per traffic class)",
     "counters qos ingress-buffer-stats": f"{_GUIDE}, Quality of Service: ingress-buffer-stats (rx-buffer-discards per priority group)",
     "qos pfc-watchdog status": f"{_GUIDE}, PFC watchdog: status and deadlock-count per switch priority",
 }
 SOURCES = {f"nv show interface <port> {k} -o json": v for k, v in _KINDS.items()}
-_CMD = re.compile(r"nv show interface (\S+) (" + "|".join(re.escape(k) for k in _KINDS) + r") -o json")
+_CMD = re.compile(r"nv show interface (\S+) (" + "|".join(re.escape(k) for k in _KINDS) + r")(?: -o json)?")
 
 
 def commands(ports: dict[str, str | None]) -> list[str]:
     return [f"nv show interface {p} {k} -o json" for p in ports for k in _KINDS]
 
 
+#: the key naming the row in each kind's table / list form
+_ROW_KEY = {
+    "counters qos pfc-stats": "switch-priority",
+    "counters qos egress-queue-stats": "traffic-class",
+    "counters qos ingress-buffer-stats": "priority-group",
+    "qos pfc-watchdog status": "switch-priority",
+}
+#: the fields each kind has (anything else with a number is listed under --debug as not understood)
+_KNOWN = {
+    "counters qos pfc-stats": {
+        "rx-pause-frames",
+        "tx-pause-frames",
+        "rx-pause-duration",
+        "tx-pause-duration",
+    },
+    "counters qos egress-queue-stats": {
+        "traffic-class",
+        "tx-frames",
+        "tx-bytes",
+        "tx-uc-buffer-discards",
+        "wred-discards",
+        "ecn-marked-frames",
+    },
+    "counters qos ingress-buffer-stats": {"rx-frames", "rx-buffer-discards", "rx-shared-buffer-discards"},
+    "qos pfc-watchdog status": {"status", "deadlock-count"},
+}
+
+
+def _value(v: Any) -> int | None:
+    """A JSON number, or a text cell: a plain count, or ``N Bytes`` with N whole (NVUE's table renders some
+    frame counts with byte units; ``75.19 KB`` is a rounded rendering, never read as a count)."""
+    if isinstance(v, str):
+        m = re.fullmatch(r"\s*(\d{1,20})\s*Bytes\s*", v)
+        if m:
+            return int(m.group(1))
+    return to_int(v)
+
+
+def _rows(kind: str, text: str, cmd: str, warnings: list[str]) -> dict[int, dict[str, Any]] | None:
+    """priority -> fields, from the JSON (a dict keyed by priority, or a list of rows naming it) or the
+    text table; None when the answer is neither."""
+    data = jload(text)
+    out: dict[int, dict[str, Any]] = {}
+    if isinstance(data, dict):
+        for key, row in data.items():
+            p = priority_of(key)
+            if p is not None and isinstance(row, dict):
+                out[p] = row
+        return out
+    if isinstance(data, list):
+        for row in data:
+            p = priority_of(str(row.get(_ROW_KEY[kind], ""))) if isinstance(row, dict) else None
+            if p is not None:
+                out[p] = row
+        return out
+    rws, problems = tables(text, align="left")
+    warnings += [f"{cmd}: {x}" for x in problems]
+    if not rws:
+        return None
+    for row in rws:
+        p = priority_of(row.get(_ROW_KEY[kind], ""))
+        if p is not None:
+            out[p] = row
+    return out
+
+
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
+    unknown: set[str] = set()
     try:
         for cmd, text in outputs.items():
             m = _CMD.fullmatch(" ".join(cmd.split()))
             if not m:
                 continue
             name, kind = m.groups()
-            data = jload(text)
-            if not isinstance(data, dict):
+            data = _rows(kind, text, cmd, warnings)
+            if data is None:
                 if text.strip():
-                    warnings.append(f"{cmd}: not JSON")
+                    warnings.append(f"{cmd}: neither JSON nor an NVUE table")
                 continue
             pc = ports.setdefault(name, PortCounters())
-            if kind.endswith("pfc-watchdog status") and pc.wd_shut is None:
+            if kind.endswith("pfc-watchdog status") and pc.wd_shut is None and data:
                 pc.wd_shut = []
-            for key, row in data.items():
-                p = priority_of(key)
-                if p is None or not isinstance(row, dict):
-                    continue
+            for p, row in data.items():
+                unknown.update(
+                    f"{kind}: {k}"
+                    for k, v in row.items()
+                    if k not in _KNOWN[kind] and k != _ROW_KEY[kind] and _value(v) is not None
+                )
                 if kind == "counters qos pfc-stats":
                     pairs = (
                         ("rx-pause-frames", "pfc_rx"),
@@ -62,28 +139,30 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                         ("tx-pause-duration", "pfc_tx_us"),
                     )
                     for k, c in pairs:
-                        v = to_int(row.get(k))
+                        v = _value(row.get(k))
                         if v is not None:
                             pc.set_prio(c, p, v)
                 elif kind == "counters qos egress-queue-stats":
-                    drops = [to_int(row.get(k)) for k in ("tx-uc-buffer-discards", "wred-discards")]
-                    if any(d is not None for d in drops):
-                        pc.set_prio("queue_drops", p, sum(d or 0 for d in drops))
-                    v = to_int(row.get("ecn-marked-packets"))
+                    drops = [_value(row[k]) for k in ("tx-uc-buffer-discards", "wred-discards") if k in row]
+                    if drops and None not in drops:  # a part that cannot be read makes the sum unknown
+                        pc.set_prio("queue_drops", p, sum(d for d in drops if d is not None))
+                    v = _value(row.get("ecn-marked-frames"))
                     if v is not None:
                         pc.set_prio("ecn_marked", p, v)
                 elif kind == "counters qos ingress-buffer-stats":
-                    v = to_int(row.get("rx-buffer-discards"))
+                    v = _value(row.get("rx-buffer-discards"))
                     if v is not None:
                         pc.set_prio("pg_drops", p, v)
                 else:
-                    v = to_int(row.get("deadlock-count"))
+                    v = _value(row.get("deadlock-count"))
                     if v is not None:
                         pc.set_prio("wd_detected", p, v)
                     if str(row.get("status", "")).lower() in ("deadlock", "stormed", "storm"):
                         pc.shut(p)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
     return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
 
 
@@ -114,7 +193,7 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                 "tx-bytes": 0,
                 "tx-uc-buffer-discards": g("queue_drops", p),
                 "wred-discards": 0,
-                "ecn-marked-packets": g("ecn_marked", p),
+                "ecn-marked-frames": g("ecn_marked", p),
             }
             for p in range(8)
         }

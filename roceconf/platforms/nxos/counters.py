@@ -1,171 +1,223 @@
 """Cisco NX-OS counters over SSH, JSON output (``| json``).
 
-Sources (``SOURCES``): Cisco Nexus 9000 Series NX-OS Quality of Service Configuration Guide, Release 10.5(x),
-chapters "Configuring Priority Flow Control" (``show interface priority-flow-control detail``: RxPPP /
-TxPPP per CoS; ``show queuing pfc-queue detail``: PFC watchdog state and storm / restore counts per queue)
-and "Configuring Queuing and Scheduling" (``show queuing interface``: per qos-group egress Tx / Dropped /
-ECN-marked packets and ingress MMU drops). The JSON keys follow NX-OS's TABLE_x / ROW_x convention for those
-tables; no public recording of the JSON form was found (tests/fixtures/nxos/counters/README.md).
-NX-OS reports no pause duration in these commands: pause storms are judged from the pause frame rate.
+Sources (``SOURCES``): Cisco Nexus 9000 Series NX-OS Command Reference (Show Commands), Release 9.3(x),
+"Q Show Commands", whose syntax lines carry the JSON/XML schema of each command:
+* ``show queuing interface``: ``TABLE_queuing_interface`` rows (``if_name_str``, ``dir``) with per qos-group
+  ``TABLE_qosgrp_egress_stats`` (``eq-qosgrp``; entries ``eq-stat-type`` / ``eq-stat-units`` /
+  ``eq-uc-stat-value`` / ``eq-oobfc-uc-stat-value``) and PFC per CoS ``TABLE_pfc_stats`` (``cos``,
+  ``tx-pause-count``, ``rx-pause-count``). On the switch the rows sit under ``TABLE_module`` / ``ROW_module``
+  (as public NX-API collectors read them); both are read.
+* ``show queuing pfc-queue detail``: per interface ``TABLE_qosgrp_stats`` (``eq-qosgrp``, ``eq-qosgrp-state``,
+  ``pfc-cos``) with ``TABLE_qosgrp_stats_entry`` (``q-stat-type``, ``q-shutdown``, ``q-restored``).
+No public recording of these JSON answers was found (tests/fixtures/nxos/counters/README.md): the fixtures
+are built from the schema's names. NX-OS reports no pause duration in these commands: pause storms are
+judged from the pause frame rate.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import dig, jload, rows
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import dig, jload, rows
 
-PFC = "show interface priority-flow-control detail | json"
-WATCHDOG = "show queuing pfc-queue detail | json"
+log = logging.getLogger(__name__)
+
 QUEUING = "show queuing interface | json"
-COMMANDS = [PFC, WATCHDOG, QUEUING]
-_GUIDE = "Cisco Nexus 9000 NX-OS QoS Configuration Guide 10.5(x)"
+WATCHDOG = "show queuing pfc-queue detail | json"
+COMMANDS = [QUEUING, WATCHDOG]
+_REF = "Cisco Nexus 9000 NX-OS Command Reference (Show Commands) 9.3(x), Q Show Commands"
 SOURCES = {
-    PFC: f"{_GUIDE}, Configuring Priority Flow Control: show interface priority-flow-control detail (RxPPP/TxPPP per CoS)",
-    WATCHDOG: f"{_GUIDE}, Configuring Priority Flow Control: show queuing pfc-queue detail (watchdog state, stormed/restored counts)",
-    QUEUING: f"{_GUIDE}, Configuring Queuing and Scheduling: show queuing interface (Dropped Pkts, ECN marked, Ingress MMU Drop Pkts per qos-group)",
+    QUEUING: f"{_REF}: show queuing (TABLE_queuing_interface: TABLE_qosgrp_egress_stats eq-stat-type/eq-uc-stat-value per qos-group; TABLE_pfc_stats tx/rx-pause-count per cos)",
+    WATCHDOG: f"{_REF}: show queuing pfc-queue (TABLE_qosgrp_stats eq-qosgrp-state, pfc-cos; q-shutdown, q-restored)",
 }
-_STAT = {"Dropped Pkts": "queue_drops", "ECN": "ecn_marked"}
+#: eq-stat-type (with eq-stat-units "Pkts") -> neutral counter; the first present of the drop types is read
+_DROPS = ("Dropped", "WRED/AFD & Tail Drop", "Tail Drop")
+_ECN = ("ECN", "Tx ECN", "ECN Marked")
+_KNOWN_STATS = {"Tx", "Q Depth", "WD & Tail Drop", "Rx", *_DROPS, *_ECN}
 
 
 def commands(ports: dict[str, str | None]) -> list[str]:
     return list(COMMANDS)
 
 
+def _interfaces(data: Any) -> list[dict[str, Any]]:
+    """ROW_queuing_interface rows, with or without the NX-API envelope and the TABLE_module level."""
+    body = dig(data, "ins_api", "outputs", "output", "body")
+    data = body if isinstance(body, dict) else data
+    out = rows(dig(data, "TABLE_queuing_interface", "ROW_queuing_interface"))
+    for m in rows(dig(data, "TABLE_module", "ROW_module")):
+        out += rows(dig(m, "TABLE_queuing_interface", "ROW_queuing_interface"))
+    return out
+
+
+def _queuing(r: dict[str, Any], pc: PortCounters, unknown: set[str]) -> None:
+    for g in rows(dig(r, "TABLE_qosgrp_egress_stats", "ROW_qosgrp_egress_stats")):
+        p = to_int(g.get("eq-qosgrp"))
+        if p is None or p > 7:
+            continue
+        stats: dict[str, int] = {}
+        for e in rows(dig(g, "TABLE_qosgrp_egress_stats_entry", "ROW_qosgrp_egress_stats_entry")):
+            kind, units = str(e.get("eq-stat-type", "")), str(e.get("eq-stat-units", ""))
+            uc, oobfc = to_int(e.get("eq-uc-stat-value")), to_int(e.get("eq-oobfc-uc-stat-value", 0))
+            if kind not in _KNOWN_STATS:
+                unknown.add(f"eq-stat-type {kind!r}")
+            if units == "Pkts" and uc is not None and oobfc is not None:
+                stats[kind] = uc + oobfc  # unicast, both ways out of the queue
+        drop = next((stats[k] for k in _DROPS if k in stats), None)
+        if drop is not None:
+            pc.set_prio("queue_drops", p, drop)
+        ecn = next((stats[k] for k in _ECN if k in stats), None)
+        if ecn is not None:
+            pc.set_prio("ecn_marked", p, ecn)
+    for c in rows(dig(r, "TABLE_pfc_stats", "ROW_pfc_stats")):
+        p = to_int(c.get("cos"))
+        if p is None:
+            continue
+        for key, counter in (("rx-pause-count", "pfc_rx"), ("tx-pause-count", "pfc_tx")):
+            v = to_int(c.get(key))
+            if v is not None:
+                pc.set_prio(counter, p, v)
+
+
+def _watchdog(r: dict[str, Any], pc: PortCounters) -> None:
+    groups = rows(dig(r, "TABLE_qosgrp_stats", "ROW_qosgrp_stats"))
+    states = []
+    for g in groups:
+        p = to_int(g.get("pfc-cos"))
+        p = to_int(g.get("eq-qosgrp")) if p is None else p
+        if p is None or p > 7:
+            continue
+        entries = rows(dig(g, "TABLE_qosgrp_stats_entry", "ROW_qosgrp_stats_entry"))
+        for key, counter in (("q-shutdown", "wd_detected"), ("q-restored", "wd_restored")):
+            vals = [v for e in entries if (v := to_int(e.get(key))) is not None]
+            if vals:  # current and aggregate entries: the aggregate is the largest
+                pc.set_prio(counter, p, max(vals))
+        state = str(g.get("eq-qosgrp-state", "")).strip().lower()
+        if state:
+            states.append((p, state))
+    if states:
+        pc.wd_shut = pc.wd_shut or []
+        for p, state in states:
+            if "shut" in state or "storm" in state:
+                pc.shut(p)
+
+
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
+    unknown: set[str] = set()
     try:
         for cmd, text in outputs.items():
+            if cmd not in COMMANDS:
+                continue
             data = jload(text)
             if not isinstance(data, dict):
                 if text.strip():
                     warnings.append(f"{cmd}: not JSON")
                 continue
-            if cmd == PFC:
-                for r in rows(dig(data, "TABLE_ppp", "ROW_ppp")):
-                    pc = ports.setdefault(str(r.get("if_name", "")), PortCounters())
-                    for c in rows(dig(r, "TABLE_cos", "ROW_cos")):
-                        p = to_int(c.get("cos"))
-                        if p is None:
-                            continue
-                        for key, counter in (("rx_ppp", "pfc_rx"), ("tx_ppp", "pfc_tx")):
-                            v = to_int(c.get(key))
-                            if v is not None:
-                                pc.set_prio(counter, p, v)
-            elif cmd == WATCHDOG:
-                for r in rows(dig(data, "TABLE_pfc_queue", "ROW_pfc_queue")):
-                    pc = ports.setdefault(str(r.get("if_name", "")), PortCounters())
-                    p = to_int(r.get("cos"))
-                    if pc.wd_shut is None:
-                        pc.wd_shut = []
-                    if p is None:
-                        continue
-                    for key, counter in (("stormed_count", "wd_detected"), ("restored_count", "wd_restored")):
-                        v = to_int(r.get(key))
-                        if v is not None:
-                            pc.set_prio(counter, p, v)
-                    if str(r.get("state", "")).lower() in ("stormed", "shutdown", "shut"):
-                        pc.shut(p)
-            elif cmd == QUEUING:
-                for r in rows(dig(data, "TABLE_queuing_interface", "ROW_queuing_interface")):
-                    pc = ports.setdefault(str(r.get("if_name_str", "")), PortCounters())
-                    for g in rows(dig(r, "TABLE_qosgrp_egress_stats", "ROW_qosgrp_egress_stats")):
-                        p = to_int(g.get("eq-qosgrp"))
-                        if p is None:
-                            continue
-                        for e in rows(
-                            dig(g, "TABLE_qosgrp_egress_stats_entry", "ROW_qosgrp_egress_stats_entry")
-                        ):
-                            counter = _STAT.get(str(e.get("eq-stat-type")))
-                            v = to_int(e.get("eq-uc-stat-value"))
-                            if counter and v is not None:
-                                pc.set_prio(counter, p, v)
-                    for g in rows(dig(r, "TABLE_ingress_mmu_stats", "ROW_ingress_mmu_stats")):
-                        p, v = to_int(g.get("eq-qosgrp")), to_int(g.get("ingress-mmu-drop-pkts"))
-                        if p is not None and v is not None:
-                            pc.set_prio("pg_drops", p, v)
+            for r in _interfaces(data):
+                name = r.get("if_name_str")
+                if not isinstance(name, str) or not name.strip():
+                    continue
+                pc = ports.setdefault(name.strip(), PortCounters())
+                if cmd == QUEUING:
+                    _queuing(r, pc, unknown)
+                else:
+                    _watchdog(r, pc)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    ports.pop("", None)
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
     return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
 
 
+def _entry(kind: str, units: str, value: int) -> dict[str, Any]:
+    return {
+        "eq-stat-type": kind,
+        "eq-stat-units": units,
+        "eq-uc-stat-value": value,
+        "eq-oobfc-uc-stat-value": 0,
+        "eq-mc-stat-value": 0,
+    }
+
+
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
+    """The schema's layout under TABLE_module / ROW_module, one egress row per interface."""
+
     def g(pc: PortCounters, c: str, p: int) -> int:
         return pc.prio.get(c, {}).get(p, 0)
 
     cmd = " ".join(command.split())
-    if cmd == PFC:
-        data = {
-            "TABLE_ppp": {
-                "ROW_ppp": [
-                    {
-                        "if_name": n,
-                        "TABLE_cos": {
-                            "ROW_cos": [
-                                {"cos": p, "rx_ppp": g(pc, "pfc_rx", p), "tx_ppp": g(pc, "pfc_tx", p)}
-                                for p in range(8)
-                            ]
-                        },
-                    }
-                    for n, pc in ports.items()
-                ]
+    if cmd == QUEUING:
+        rws = [
+            {
+                "dir": "Egress",
+                "if_name_str": n,
+                "TABLE_qosgrp_egress_stats": {
+                    "ROW_qosgrp_egress_stats": [
+                        {
+                            "eq-qosgrp": p,
+                            "TABLE_qosgrp_egress_stats_entry": {
+                                "ROW_qosgrp_egress_stats_entry": [
+                                    _entry("Tx", "Pkts", 0),
+                                    _entry("Tx", "Byts", 0),
+                                    _entry("Dropped", "Pkts", g(pc, "queue_drops", p)),
+                                    _entry("ECN", "Pkts", g(pc, "ecn_marked", p)),
+                                ]
+                            },
+                        }
+                        for p in range(8)
+                    ]
+                },
+                "tx-ppp": sum(pc.prio.get("pfc_tx", {}).values()),
+                "rx-ppp": sum(pc.prio.get("pfc_rx", {}).values()),
+                "TABLE_pfc_stats": {
+                    "ROW_pfc_stats": [
+                        {
+                            "cos": p,
+                            "tx-pause-state": "Inactive",
+                            "tx-pause-count": g(pc, "pfc_tx", p),
+                            "rx-pause-state": "Inactive",
+                            "rx-pause-count": g(pc, "pfc_rx", p),
+                        }
+                        for p in range(8)
+                    ]
+                },
+            }
+            for n, pc in ports.items()
+        ]
+        data: dict[str, Any] = {
+            "TABLE_module": {
+                "ROW_module": {"module": 1, "TABLE_queuing_interface": {"ROW_queuing_interface": rws}}
             }
         }
     elif cmd == WATCHDOG:
         rws = []
         for n, pc in ports.items():
-            for p in sorted(set(pc.prio.get("wd_detected", {})) | set(pc.wd_shut or [])):
-                rws.append(
-                    {
-                        "if_name": n,
-                        "cos": p,
-                        "state": "Stormed" if p in (pc.wd_shut or []) else "Monitoring",
-                        "stormed_count": g(pc, "wd_detected", p),
-                        "restored_count": g(pc, "wd_restored", p),
-                    }
-                )
-        data = {"TABLE_pfc_queue": {"ROW_pfc_queue": rws}}
-    elif cmd == QUEUING:
-        data = {
-            "TABLE_queuing_interface": {
-                "ROW_queuing_interface": [
-                    {
-                        "if_name_str": n,
-                        "TABLE_qosgrp_egress_stats": {
-                            "ROW_qosgrp_egress_stats": [
-                                {
-                                    "eq-qosgrp": p,
-                                    "TABLE_qosgrp_egress_stats_entry": {
-                                        "ROW_qosgrp_egress_stats_entry": [
-                                            {"eq-stat-type": "Tx Pkts", "eq-uc-stat-value": 0},
-                                            {
-                                                "eq-stat-type": "Dropped Pkts",
-                                                "eq-uc-stat-value": g(pc, "queue_drops", p),
-                                            },
-                                            {
-                                                "eq-stat-type": "ECN",
-                                                "eq-uc-stat-value": g(pc, "ecn_marked", p),
-                                            },
-                                        ]
-                                    },
-                                }
-                                for p in range(8)
-                            ]
-                        },
-                        "TABLE_ingress_mmu_stats": {
-                            "ROW_ingress_mmu_stats": [
-                                {"eq-qosgrp": p, "ingress-mmu-drop-pkts": g(pc, "pg_drops", p)}
-                                for p in range(8)
-                            ]
-                        },
-                    }
-                    for n, pc in ports.items()
-                ]
-            }
-        }
+            groups = [
+                {
+                    "eq-qosgrp": p,
+                    "eq-qosgrp-state": "Shutdown" if p in (pc.wd_shut or []) else "Ok",
+                    "pfc-configured": "Yes",
+                    "pfc-cos": p,
+                    "TABLE_qosgrp_stats_entry": {
+                        "ROW_qosgrp_stats_entry": {
+                            "q-stat-type": "Aggregate",
+                            "q-shutdown": g(pc, "wd_detected", p),
+                            "q-restored": g(pc, "wd_restored", p),
+                        }
+                    },
+                }
+                for p in sorted(set(pc.prio.get("wd_detected", {})) | set(pc.wd_shut or []))
+            ]
+            row: dict[str, Any] = {"if_name_str": n, "wd-status": "Enabled"}
+            if groups:
+                row["TABLE_qosgrp_stats"] = {"ROW_qosgrp_stats": groups}
+            rws.append(row)
+        data = {"glb-wd-status": "Enabled", "TABLE_queuing_interface": {"ROW_queuing_interface": rws}}
     else:
         return None
     return json.dumps(data, indent=1)

@@ -14,8 +14,14 @@ the PFC history feature is enabled): storms are judged from the pause frame rate
 
 from __future__ import annotations
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import priority_of, table
+import logging
+import re
+from typing import Any
+
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import priority_of, tables
+
+log = logging.getLogger(__name__)
 
 PFC = "show pfc counters"
 QUEUES = "show queue counters"
@@ -39,73 +45,131 @@ def commands(ports: dict[str, str | None]) -> list[str]:
     return list(COMMANDS)
 
 
+#: the columns each command's table has (anything else is listed under --debug as not understood)
+_KNOWN = {
+    PFC: {"Port Rx", "Port Tx", *(f"PFC{p}" for p in range(8))},
+    QUEUES: {"Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"},
+    WRED: {"Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts", "EcnMarked/bytes"},
+    PG_DROP: {"Port", *(f"PG{p}" for p in range(16))},
+    PFCWD: {
+        "QUEUE",
+        "STATUS",
+        "STORM DETECTED/RESTORED",
+        "STORM DETECTED",
+        "TX OK/DROP",
+        "RX OK/DROP",
+        "TX LAST OK/DROP",
+        "RX LAST OK/DROP",
+    },
+    WATERMARK: {"Port", *(f"UC{p}" for p in range(16))},
+}
+#: a front-panel port name (alias names such as Ethernet1/1 too); anything else in the port column is no port
+_PORT = re.compile(r"Ethernet[\w/.:-]*|[A-Za-z][\w/.:-]*")
+#: multi-ASIC backplane ports between the ASICs of one chassis: an intent cannot name them (RC015)
+BACKPLANE = re.compile(r"Ethernet-BP\d+")
+
+
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
+    seen: dict[tuple[str, str, int], int] = {}
+    conflicts: set[str] = set()
+    backplane: set[str] = set()
+    unknown: set[str] = set()
+
+    def put(name: str, kind: str, counter: str, p: int, v: int) -> None:
+        """One value; the same port, counter and priority twice with two values is a conflict."""
+        if p > 7:
+            return
+        if BACKPLANE.fullmatch(name):
+            backplane.add(name)
+            return
+        key = (name, counter, p)
+        if key in seen and seen[key] != v:
+            conflicts.add(name)
+        seen[key] = v
+        pc = ports.setdefault(name, PortCounters())
+        if kind == "gauge":
+            pc.set_gauge(counter, p, v)
+        else:
+            pc.set_prio(counter, p, v)
+
     try:
         for cmd, text in outputs.items():
-            rws = table(text)
+            if cmd not in _KNOWN:
+                continue
+            rws, problems = tables(text)
+            warnings += [f"{cmd}: {x}" for x in problems]
             if not rws:
-                if text.strip() and cmd != PFCWD:  # pfcwd lists a queue only after its first storm
+                if text.strip() and cmd != PFCWD and not problems:  # pfcwd lists a queue only after a storm
                     warnings.append(f"{cmd}: no table found")
-                if cmd == PFCWD and "QUEUE" in text:
-                    pass
                 continue
             for r in rws:
+                unknown.update(f"{cmd}: {c}" for c in r if c not in _KNOWN[cmd])
                 if cmd == PFC:
-                    name = r.get("Port Rx") or r.get("Port Tx")
+                    name = r.get("Port Rx") or r.get("Port Tx") or ""
                     counter = "pfc_rx" if "Port Rx" in r else "pfc_tx"
-                    if not name:
-                        continue
-                    pc = ports.setdefault(name, PortCounters())
-                    for col, val in r.items():
-                        p, v = priority_of(col) if col.startswith("PFC") else None, to_int(val)
-                        if p is not None and v is not None:
-                            pc.set_prio(counter, p, v)
+                    cols = [(c, v) for c, v in r.items() if c.startswith("PFC")]
                 elif cmd in (QUEUES, WRED):
                     name, q = r.get("Port", ""), r.get("TxQ", "")
-                    if not name or not q.startswith("UC"):
-                        continue
-                    p = priority_of(q)
                     key, counter = (
                         ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
                     )
-                    v = to_int(r.get(key))
-                    if p is not None and v is not None:
-                        ports.setdefault(name, PortCounters()).set_prio(counter, p, v)
+                    cols = [(q, r.get(key, ""))] if q.startswith("UC") else []
                 elif cmd in (PG_DROP, WATERMARK):
                     name = r.get("Port", "")
-                    if not name:
-                        continue
-                    pc = ports.setdefault(name, PortCounters())
-                    for col, val in r.items():
-                        p, v = priority_of(col) if col.startswith(("PG", "UC")) else None, to_int(val)
-                        if p is None or v is None:
-                            continue
-                        if cmd == PG_DROP:
-                            pc.set_prio("pg_drops", p, v)
-                        else:
-                            pc.set_gauge("queue_watermark_bytes", p, v)
-                elif cmd == PFCWD:
-                    name, _, q = r.get("QUEUE", "").rpartition(":")
-                    p = priority_of(q)
-                    if not name or p is None:
-                        continue
-                    pc = ports.setdefault(name, PortCounters())
-                    det, _, res = (
-                        r.get("STORM DETECTED/RESTORED") or r.get("STORM DETECTED") or ""
-                    ).partition("/")
-                    for val, counter in ((det, "wd_detected"), (res, "wd_restored")):
-                        v = to_int(val)
-                        if v is not None:
-                            pc.set_prio(counter, p, v)
-                    if pc.wd_shut is None:
-                        pc.wd_shut = []
-                    if "storm" in r.get("STATUS", "").lower():
-                        pc.shut(p)
+                    counter = "pg_drops" if cmd == PG_DROP else "queue_watermark_bytes"
+                    cols = [(c, v) for c, v in r.items() if c.startswith(("PG", "UC"))]
+                else:
+                    _wd_row(r, put, ports, backplane)
+                    continue
+                if not _PORT.fullmatch(name):
+                    continue
+                for col, val in cols:
+                    p, v = priority_of(col), to_int(val)
+                    if p is not None and v is not None:
+                        put(name, "gauge" if cmd == WATERMARK else "prio", counter, p, v)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    for name in sorted(conflicts):
+        warnings.append(f"{name}: two different values for one counter (two ASICs?); not read")
+        ports.pop(name, None)
+    if backplane:
+        warnings.append(
+            "backplane port(s) " + ", ".join(sorted(backplane, key=_natural)) + " read but not judged: "
+            "they link the ASICs of one chassis and an intent cannot name them"
+        )
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
     return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
+
+
+def _natural(name: str) -> tuple[str, int]:
+    m = re.search(r"(\d+)$", name)
+    return (name[: m.start()], int(m.group(1))) if m else (name, -1)
+
+
+def _wd_row(r: dict[str, str], put: Any, ports: dict[str, PortCounters], backplane: set[str]) -> None:
+    """One ``show pfcwd stats`` row: QUEUE (port:queue), STATUS, STORM DETECTED/RESTORED."""
+    name, _, q = r.get("QUEUE", "").rpartition(":")
+    p = priority_of(q)
+    if not _PORT.fullmatch(name) or p is None or p > 7:
+        return
+    if BACKPLANE.fullmatch(name):
+        backplane.add(name)
+        return
+    det, sep, res = (r.get("STORM DETECTED/RESTORED") or r.get("STORM DETECTED") or "").partition("/")
+    for val, counter in ((det, "wd_detected"), (res if sep else "", "wd_restored")):
+        v = to_int(val)
+        if v is not None:
+            put(name, "prio", counter, p, v)
+    status = r.get("STATUS", "").strip().lower()
+    if status in ("operational", "stormed"):  # N/A: the state was not read
+        pc = ports.setdefault(name, PortCounters())
+        if pc.wd_shut is None:
+            pc.wd_shut = []
+        if status == "stormed":
+            pc.shut(p)
 
 
 def _tab(head: list[str], body: list[list[str]]) -> str:

@@ -147,7 +147,7 @@ def to_int(value: Any) -> int | None:
         return int(value) if value >= 0 and value == value and value != float("inf") else None
     if isinstance(value, str):
         s = value.strip().replace(",", "")
-        if s.isdigit():
+        if s.isdigit() and len(s) <= 20:  # a 64-bit counter has at most 20 digits
             return int(s)
     return None
 

@@ -7,13 +7,18 @@ A name table maps a vendor counter name to a neutral counter: per priority (``rx
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 
-from roceconf.health.model import PORT_COUNTERS, PortCounters
-from roceconf.health.parsing import grep_files, key_values
+from roceconf.counters.model import PORT_COUNTERS, PortCounters
+from roceconf.counters.parsing import grep_files, key_values
+
+log = logging.getLogger(__name__)
 
 ETHTOOL = "ethtool -S {port}"
+#: driver counter names worth a look when a table does not know them (listed under --debug)
+NOTABLE = re.compile(r"prio|pause|pfc|discard|cnp|ecn|nak|seq_err|out_of_seq|retrans|timeout")
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
 
 
@@ -61,6 +66,7 @@ def parse_bundle(
     template -> (per-priority, per-port) name tables."""
     ports: dict[str, PortCounters] = ports_in if ports_in is not None else {}
     warnings: list[str] = []
+    unknown: set[str] = set()
     try:
         for cmd, text in outputs.items():
             hit = command_port(cmd, list(readers))
@@ -74,9 +80,17 @@ def parse_bundle(
                 continue
             port = who
             prio_t, port_t = tables[template]
-            apply_names(ports.setdefault(port, PortCounters()), values, prio_patterns(prio_t), port_t)
+            pats = prio_patterns(prio_t)
+            apply_names(ports.setdefault(port, PortCounters()), values, pats, port_t)
+            unknown.update(
+                n
+                for n in values
+                if n not in port_t and not any(rx.match(n) for rx, _ in pats) and NOTABLE.search(n)
+            )
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
     return {n: p for n, p in ports.items() if not p.empty()}, warnings
 
 

@@ -1,0 +1,149 @@
+"""Small tolerant readers shared by the platforms' counter parsers (JSON, tables, ethtool -S, grep -H)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from roceconf.counters.model import to_int
+
+
+def jload(text: str) -> Any:
+    """JSON of a command output, or None. Accepts a leading echo of the command or a trailing prompt."""
+    s = text.strip()
+    if not s:
+        return None
+    for start in (0, *(m.start() for m in re.finditer(r"^[\[{]", s, re.M))):
+        try:
+            return json.loads(s[start:])
+        except (ValueError, RecursionError):
+            continue
+    return None
+
+
+def dig(data: Any, *keys: str) -> Any:
+    for k in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(k)
+    return data
+
+
+def rows(data: Any) -> list[dict[str, Any]]:
+    """NX-OS style TABLE_x/ROW_x: a ROW is a dict or a list of dicts."""
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, list):
+        return [r for r in data if isinstance(r, dict)]
+    return []
+
+
+_DASHES = re.compile(r"\s*-+(\s+-+)+\s*")
+
+
+def table(text: str) -> list[dict[str, str]]:
+    """A text table with a header line, a dashed line under it and rows aligned to the dashes
+    (the ``tabulate`` layout SONiC's show commands print). Several tables in one output are read in turn,
+    with or without blank lines or title lines between them. Rows that do not line up with their header
+    are left out (see :func:`tables`)."""
+    return tables(text)[0]
+
+
+def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[str]]:
+    """``(rows, problems)``: the rows of every table in ``text`` and one line per row that was left out
+    because it does not line up with its header's dashes (a cut or garbled line: reading it by position
+    would give a wrong value). ``align``: how the table aligns its numbers - ``right`` (tabulate, SONiC: a
+    short last cell is a cut one) or ``left`` (NVUE: rows padded to the full width, so the output's final
+    line is read only when it still reaches the last column's end)."""
+    out: list[dict[str, str]] = []
+    problems: list[str] = []
+    lines = text.replace("\r", "").split("\n")
+
+    def dashes(k: int) -> bool:
+        return 0 <= k < len(lines) and bool(_DASHES.fullmatch(lines[k]))
+
+    i = 0
+    while i < len(lines) - 1:
+        if not (dashes(i + 1) and lines[i].strip()):
+            i += 1
+            continue
+        spans = [(m.start(), m.end()) for m in re.finditer(r"-+", lines[i + 1])]
+        head = [_cell(lines[i], spans, k) for k in range(len(spans))]
+        i += 2
+        # a table ends at a blank line, at the header of the next table or at a title line above it (a
+        # line two above the next dashes is this table's last row only if it lines up with this header)
+        while i < len(lines) and lines[i].strip() and not dashes(i + 1):
+            line = lines[i]
+            final = not any(x.strip() for x in lines[i + 1 :])
+            if dashes(i + 2) and not _aligned(line, spans, align, final):
+                break
+            if _aligned(line, spans, align, final):
+                cells = [_cell(line, spans, k) for k in range(len(spans))]
+                out.append(dict(zip(head, cells, strict=True)))
+            else:
+                problems.append(
+                    f"line {i + 1} does not line up with its table's header: {line.strip()[:60]!r}"
+                )
+            i += 1
+    return out, problems
+
+
+def _aligned(line: str, spans: list[tuple[int, int]], align: str = "right", final: bool = False) -> bool:
+    """Every cell within its column: the gaps between the header's dashes are blank, no cell is empty, no
+    line runs past the last column, and the last cell is whole (see :func:`tables` for ``align``)."""
+    body = line.rstrip()
+    last = body[spans[-1][0] :].strip() if len(body) > spans[-1][0] else ""
+    if len(body) > spans[-1][1]:
+        return False
+    # a right-aligned number ends where its dashes end: a shorter line is a cut one ("1,2" of "1,234");
+    # a left-aligned table's final line could be cut anywhere unless its padding still reaches the end
+    if align == "right" and len(body) < spans[-1][1] and last[-1:].isdigit():
+        return False
+    if align == "left" and final and len(line) < spans[-1][1]:
+        return False
+    for k in range(len(spans)):
+        if k and body[spans[k - 1][1] : spans[k][0]].strip():
+            return False
+        if not body[(spans[k - 1][1] if k else 0) : spans[k][1]].strip():
+            return False
+    return True
+
+
+def _cell(line: str, spans: list[tuple[int, int]], k: int) -> str:
+    start = spans[k][0] if k == 0 else spans[k - 1][1]
+    end = spans[k][1] if k == len(spans) - 1 else spans[k][1]
+    if k == len(spans) - 1:
+        end = len(line)
+    return line[start:end].strip()
+
+
+def key_values(text: str, sep: str = ":") -> dict[str, int]:
+    """``name: value`` lines (``ethtool -S``) -> {name: int}; lines that are not counters are skipped."""
+    out: dict[str, int] = {}
+    for line in text.replace("\r", "").split("\n"):
+        if sep not in line:
+            continue
+        k, _, v = line.rpartition(sep)
+        k = k.strip()
+        n = to_int(v)
+        if k and n is not None and re.fullmatch(r"[\w.\-\[\]]+", k):
+            out[k] = n
+    return out
+
+
+def grep_files(text: str) -> dict[str, int]:
+    """``grep -H . DIR/*`` output (``DIR/name:value`` lines) -> {name: int}."""
+    out: dict[str, int] = {}
+    for line in text.replace("\r", "").split("\n"):
+        path, sep, v = line.rpartition(":")
+        n = to_int(v)
+        if sep and n is not None and "/" in path:
+            out[path.rsplit("/", 1)[1].strip()] = n
+    return out
+
+
+def priority_of(name: str) -> int | None:
+    """The priority in a queue / priority / PG label: 3, "3", "PFC3", "UC3", "PG3", "queue-3", "TC3"."""
+    m = re.fullmatch(r"\s*(?:pfc|uc|pg|tc|q|queue|prio|priority|cos)?[-_ ]?(\d)\s*", str(name), re.I)
+    return int(m.group(1)) if m else None
