@@ -1,12 +1,13 @@
 # Two entry points for a fresh machine (see README):
 #   make demo   - set up the virtualenv, then render the lab fabric, start the loopback lab, inject faults, audit drift
 #   make test   - set up the virtualenv, then run the whole test suite
+#   make test-full - the same with every heavy property test at its full example count, then the 32k scale bench
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages demo test lint bench bench-quick golden clean
+.PHONY: setup system-packages demo test test-full lint bench bench-quick golden clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +26,14 @@ demo: $(STAMP)
 
 test: $(STAMP) system-packages
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -p no:cacheprovider
+
+# what CI's `make test` halves or leaves to a bench: hypothesis' full example counts (tests/strategies.py
+# examples()) and the 32,768-GPU drift verdicts (bench/bench_scale.py's correctness line)
+test-full: $(STAMP) system-packages
+	$(BIN)/ruff check .
+	ROCECONF_TEST_FULL=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -p no:cacheprovider
+	$(BIN)/python bench/bench_scale.py --fabric 32k --repeat 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

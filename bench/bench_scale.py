@@ -127,7 +127,7 @@ def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
 
 
 def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
-    from bench.drift_faults import faulted_configs, write_configs
+    from bench.drift_faults import EXPECTED_32K, drifted_items, faulted_configs, write_configs
     from roceconf.intent import load
 
     out: dict[str, dict] = {}
@@ -142,6 +142,8 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
         del fab, files
         procs = min(8, os.cpu_count() or 1)
         print(f"\n== {which}: {ndev} devices, {nlinks} links, {nitf} interfaces; faults: {faults}")
+        if which == "32k" and (ndev, nlinks) != (5696, 51200):
+            raise SystemExit(f"the 32k fabric is {ndev} devices, {nlinks} links: not 5,696 and 51,200")
 
         def phase(label: str, argv: list[str], fresh_dir: Path | None = None, n: int = repeat, p: int = 1):
             runs = []
@@ -196,11 +198,18 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
             str(report),
         ]
         phase("drift --configs", argv, n=1 if which == "32k" else repeat, p=procs)
-        found = {d["device"] for d in json.loads(report.read_text())["devices"] if d["status"] != "in_sync"}
+        items = drifted_items(json.loads(report.read_text()))
+        found = set(items)
         print(
             f"  drift found {sorted(found)}: {'the 5 injected faults' if found == set(faults) else 'WRONG'}"
         )
-        out["drift --configs"]["ok"] = found == set(faults)
+        ok = found == set(faults)
+        if which == "32k":
+            # correctness: the fields and severities the reference audit (one DeepDiff per device) found
+            same = items == EXPECTED_32K
+            print(f"  drift items at 32k: {'as the reference audit found' if same else f'WRONG: {items}'}")
+            ok &= same
+        out["drift --configs"]["ok"] = ok
     return out
 
 

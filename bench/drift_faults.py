@@ -98,6 +98,32 @@ def faulted_configs(fab: Fabric, count: int = 5) -> tuple[dict[str, str], dict[s
     return files, faults
 
 
+#: drift found by `roceconf drift --configs` before the fast audit (one DeepDiff per device, threads), on
+#: `bench/fabricgen.py --gpus 32768` with this module's five faults: device -> [(field, severity)]. Checked by
+#: bench/bench_scale.py (its `drift --configs` phase on the 32k fabric); tests/test_drift_reports.py proves the
+#: fast audit equal to that reference on a smaller fabric of the same generator.
+EXPECTED_32K: dict[str, list[tuple[str, str]]] = {
+    "leaf0257": [("interfaces.Ethernet2.mtu", "critical")],
+    "leaf0769": [
+        ("interfaces.Ethernet1.pfc.enabled", "critical"),
+        ("interfaces.Ethernet1.pfc.no_drop", "critical"),
+    ],
+    "spine09-01": [("interfaces.swp2.ecn.3.max_bytes", "warning")],
+    "spine25-01": [("dscp_to_tc.48", "critical")],
+    # the network-qos class MTU: one line of the config, stated for every port
+    "superspine33": sorted((f"interfaces.Ethernet1/{p}.mtu", "warning") for p in range(1, 33)),
+}
+
+
+def drifted_items(report: dict) -> dict[str, list[tuple[str, str]]]:
+    """{device: [(field, severity)]} of every device of a drift JSON report (or `to_dict()`s) not in sync."""
+    return {
+        d["device"]: [(i["field"], i["severity"]) for i in d["items"]]
+        for d in report["devices"]
+        if d["status"] != "in_sync"
+    }
+
+
 def write_configs(files: dict[str, str], directory: str | Path) -> None:
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # In CI the property tests are derandomized: the same examples every run, so a red build always means a
@@ -41,3 +43,57 @@ def _retry_local_constants() -> None:
 
 
 _retry_local_constants()
+
+
+SLOW_TESTS = Path(__file__).with_name("slow-tests.txt")
+
+
+def _measured_seconds() -> dict[str, float]:
+    """{node id: seconds} of the slowest tests (tests/slow-tests.txt; '#' lines are comments)."""
+    out: dict[str, float] = {}
+    for line in SLOW_TESTS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            seconds, nodeid = line.split(maxsplit=1)
+            out[nodeid] = float(seconds)
+    return out
+
+
+@pytest.hookimpl(trylast=True)  # after xdist's own hook, whose group naming this repeats where it failed
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Name each test's ``xdist_group`` in its node id, then order the tests.
+
+    The group: pytest-xdist's ``--dist loadgroup`` sends the tests whose node ids end in ``@<group>`` to one
+    worker. Its worker names them by assigning ``item._nodeid``, which pytest 9.2 no longer reads (the node id
+    is ``str(item._id)``): the groups were silently ignored, every module fixture (the wheel, the pre-commit
+    virtualenv, the Ansible lab, the browser) was built once per worker, and tests meant to share a lab did
+    not. The id is set here the way pytest 9.2 keeps it; with a pytest or an xdist where xdist's own naming
+    works, the id already ends in the group and is left alone.
+
+    The order: the most expensive work first: an xdist work unit (the tests of one ``xdist_group``, or one test) runs
+    on one worker, and with ``--no-loadscope-reorder`` (the Makefile's) units are handed out in this order, so
+    starting the longest ones first lets both workers finish together instead of one of them starting a
+    two-minute test at the end. Only the order changes; every collected test still runs."""
+    seconds = _measured_seconds()
+
+    def unit(item: pytest.Item) -> str:  # as xdist's loadgroup names it (its own hook may run before this one)
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+        return "@" + "_".join(names) if names else item.nodeid
+
+    def measured(item: pytest.Item) -> float:
+        suffix = unit(item) if unit(item).startswith("@") else ""
+        nodeid = item.nodeid.removesuffix(suffix) if suffix else item.nodeid
+        return seconds.get(nodeid, 0.0)
+
+    cost: dict[str, float] = {}
+    for item in items:
+        cost[unit(item)] = cost.get(unit(item), 0.0) + measured(item)
+    # stable: tests without a measurement keep the collection order, after the measured ones
+    items.sort(key=lambda item: -cost[unit(item)])
+    if getattr(config.option, "loadgroup", False):  # an xdist worker of a --dist loadgroup run
+        from _pytest.nodeid import NodeId
+
+        for item in items:
+            group = unit(item)
+            if group.startswith("@") and not item.nodeid.endswith(group):
+                item._id = NodeId.parse(item.nodeid + group)  # type: ignore[attr-defined]
+

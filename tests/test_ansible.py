@@ -43,9 +43,6 @@ MODULES = (
 #: The demo vault password of inventories/example-pod (documented in docs/ansible.md).
 DEMO_VAULT_PASSWORD = "roceconf-demo-vault"
 
-pytestmark = pytest.mark.xdist_group("ansible")
-
-
 def ansible_env(tmp: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "ROCECONF_"))}
     env.update(
@@ -135,6 +132,11 @@ def _fail(res: subprocess.CompletedProcess[str]) -> str:
     return f"rc={res.returncode}\n{res.stdout[-6000:]}\n{res.stderr[-3000:]}"
 
 
+#: the tests that share `lab_run` run on one xdist worker (one lab, one set-up); the others spread freely
+SHARED_LAB = pytest.mark.xdist_group("ansible-lab")
+
+
+@SHARED_LAB
 def test_generate_apply_audit_fault(lab_run: LabRun) -> None:
     lab, tmp = lab_run.lab, lab_run.tmp
     switches = sorted(n for n, d in lab.devices.items() if not d.is_host)
@@ -235,6 +237,7 @@ def test_generate_apply_audit_fault(lab_run: LabRun) -> None:
     lab.set_fault(order[0], None)
 
 
+@SHARED_LAB
 def test_drift_audit_checks_the_acceptance_baseline(lab_run: LabRun) -> None:
     """The nightly role with roceconf_baseline: clean right after the accepted test; a NIC firmware changed out of
     band fails the audit naming exactly that component (as `roceconf drift --baseline` does); a --limit run

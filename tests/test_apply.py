@@ -25,8 +25,6 @@ INTENT = ROOT / "inventories" / "lab" / "intent.yml"
 USER = "labuser"
 PASSWORD = secrets.token_urlsafe(16)
 
-pytestmark = pytest.mark.xdist_group("lab-apply")
-
 
 def old_intent_text() -> str:
     """The lab intent with a different switch MTU and PFC watchdog detection time: every switch platform

@@ -209,7 +209,6 @@ def test_verbose_shows_steps_on_stderr_and_session_log_from_the_settings_file(tm
     assert "validate" in log.read_text() and "exit 0 after" in log.read_text()
 
 
-@pytest.mark.xdist_group("live-lab")
 def test_session_log_of_a_live_drift_has_commands_timings_and_no_password(tmp_path: Path) -> None:
     from roceconf.compile import load_valid, output_name, render_fabric
     from roceconf.lab.server import Lab

@@ -18,8 +18,6 @@ from roceconf.drift.audit import audit
 from roceconf.intent import Fabric
 from roceconf.lab.server import Lab
 
-pytestmark = pytest.mark.xdist_group("live-lab")
-
 ROOT = Path(__file__).parent.parent
 LAB_INTENT = ROOT / "inventories" / "lab" / "intent.yml"
 

@@ -4,9 +4,11 @@ the whole state per device, one device after the other.
 
 The reference is that slow path: ``audit_device`` without the per-shape desired state (so
 ``expressible(desired_state(dev))`` per device) and with ``compare.compare_reference`` (one DeepDiff). The lab and the pod are compared device by device
-in full; the 32,768-GPU fabric (5,696 devices) is audited in full by the fast path, compared with the
-reference on a sample (every faulted device, one device of every shape, 24 more at random), and its verdicts
-are checked against the ones the code before the change printed (``EXPECTED_32K``).
+in full; the three-tier generator's 2,048-GPU fabric (416 devices, every device shape of the 32,768-GPU one) is
+audited in full by the fast path and compared with the reference on a sample (every faulted device, one device
+of every shape, 24 more at random). The 32,768-GPU fabric itself (5,696 devices) is bench/bench_scale.py's
+`drift --configs` phase, which checks its verdicts against the ones the code before the change printed
+(``bench.drift_faults.EXPECTED_32K``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bench.drift_faults import faulted_configs, write_configs
+from bench.drift_faults import EXPECTED_32K, drifted_items, faulted_configs, write_configs
 from bench.fabricgen import three_tier
 from roceconf.drift import audit as audit_mod
 from roceconf.drift.compare import compare_reference
@@ -28,21 +30,6 @@ from roceconf.names import natural_key
 ROOT = Path(__file__).parent.parent
 LAB = ROOT / "inventories" / "lab" / "intent.yml"
 POD = ROOT / "inventories" / "pod" / "intent.yml"
-
-#: drift found by `roceconf drift --configs` before the change (one DeepDiff per device, threads), on
-#: `bench/fabricgen.py --gpus 32768` with `bench/drift_faults.py`'s five faults: device -> (field, severity)
-EXPECTED_32K: dict[str, list[tuple[str, str]]] = {
-    "leaf0257": [("interfaces.Ethernet2.mtu", "critical")],
-    "leaf0769": [
-        ("interfaces.Ethernet1.pfc.enabled", "critical"),
-        ("interfaces.Ethernet1.pfc.no_drop", "critical"),
-    ],
-    "spine09-01": [("interfaces.swp2.ecn.3.max_bytes", "warning")],
-    "spine25-01": [("dscp_to_tc.48", "critical")],
-    # the network-qos class MTU: one line of the config, stated for every port
-    "superspine33": sorted((f"interfaces.Ethernet1/{p}.mtu", "warning") for p in range(1, 33)),
-}
-
 
 def _reference(fab: Fabric, configs: Path, names: list[str], monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     with monkeypatch.context() as m:
@@ -96,21 +83,26 @@ def test_pod_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.Mon
     assert {d["device"] for d in ref if d["status"] == "drift"} == set(faults)
 
 
-@pytest.mark.xdist_group("scale-32k")
-def test_32k_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fab = load_text(three_tier(hosts=4096), str(tmp_path / "gpu32768.yml"))
-    assert (len(fab.devices), len(fab.links)) == (5696, 51200)
+def test_three_tier_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 32k generator's fabric at 2,048 GPUs: every shape of the 32k fabric's devices (a leaf of 32 hosts
+    and 16 spines, a spine of 32 leaves and 4 super-spines, EOS/NVUE and SONiC/Junos pods, ConnectX and bnxt
+    hosts), audited in full by the fast path and compared with the reference on a sample. The same audit at
+    32,768 GPUs is bench/bench_scale.py's `drift --configs` phase, whose correctness line checks its verdicts
+    against the ones the reference printed (bench.drift_faults.EXPECTED_32K)."""
+    fab = load_text(three_tier(hosts=256), str(tmp_path / "gpu2048.yml"))
+    assert (len(fab.devices), len(fab.links)) == (416, 3200)
     faults = _faulted(fab, tmp_path)
+    assert {fab.devices[n].platform for n in faults} == {"nxos", "junos", "nvue", "sonic", "eos"}
     fast, counts = _fast(fab, tmp_path)
     by_name = {d["device"]: d for d in fast}
-    drifted = {
-        d["device"]: [(i["field"], i["severity"]) for i in d["items"]]
-        for d in fast
-        if d["status"] != "in_sync"
-    }
-    assert drifted == EXPECTED_32K
+    drifted = drifted_items({"devices": fast})
     assert set(drifted) == set(faults)
-    assert counts["devices"] == 5696 and counts["in_sync"] == 5696 - len(faults)
+    assert counts["devices"] == 416 and counts["in_sync"] == 416 - len(faults) and counts["unknown"] == 0
+    # the same faults the 32k fabric carries, on the devices of the same place in the fabric
+    assert drifted["superspine33"] == sorted((f"interfaces.Ethernet1/{p}.mtu", "warning") for p in range(1, 3))
+    assert sorted(v for k, v in drifted.items() if k != "superspine33") == sorted(
+        v for k, v in EXPECTED_32K.items() if k != "superspine33"
+    )
     shapes: dict[tuple, str] = {}
     for n in sorted(fab.devices, key=natural_key):
         shapes.setdefault(desired_mod.shape(fab.devices[n]), n)

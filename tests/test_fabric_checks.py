@@ -404,7 +404,6 @@ def test_fixture_dir_has_no_stray_files() -> None:
 
 
 # ------------------------------------------------------------------------------------------ live devices
-@pytest.mark.xdist_group("live-lab")
 def test_live_lab_with_demo_faults_is_checked_over_the_inventory(tmp_path: Path) -> None:
     """The drift demo's three faults, read live over SSH/HTTP from the loopback lab: each device parses
     fine, the fabric checks find the broken hops."""

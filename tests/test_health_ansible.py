@@ -9,14 +9,11 @@ import secrets
 import subprocess
 from pathlib import Path
 
-import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.lab import Lab
 from tests.test_ansible import BIN, INTENT, LAB_INVENTORY, PLAYBOOKS, ROOT, ansible_env
-
-pytestmark = pytest.mark.xdist_group("live-health")
 
 
 def test_health_check_playbook(tmp_path: Path) -> None:

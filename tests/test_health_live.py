@@ -28,7 +28,8 @@ from roceconf.health.report import FORMATS
 from roceconf.intent import Fabric
 from roceconf.lab.server import Lab
 
-pytestmark = pytest.mark.xdist_group("live-health")
+#: the tests that share the module's `lab` run on one xdist worker (one lab for them all)
+SHARED_LAB = pytest.mark.xdist_group("health-lab")
 
 ROOT = Path(__file__).parent.parent
 LAB_INTENT = ROOT / "inventories" / "lab" / "intent.yml"
@@ -79,6 +80,7 @@ SCENARIOS = {
 }
 
 
+@SHARED_LAB
 def test_healthy_lab_gives_no_finding(fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str]) -> None:
     lab_, inv = lab
     lab_.set_scenarios(["healthy"])
@@ -95,6 +97,7 @@ def test_healthy_lab_gives_no_finding(fab: Fabric, lab: tuple[Lab, Path], creds:
         assert lab_.stats(d.device)["commands"] > before[d.device]
 
 
+@SHARED_LAB
 def test_each_scenario_is_found_on_its_device_port_and_priority(
     fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
 ) -> None:
@@ -118,6 +121,7 @@ def test_each_scenario_is_found_on_its_device_port_and_priority(
     assert sorted(p.name for p in saved.iterdir()) == sorted(f"{n}.counters.json" for n in fab.devices)
 
 
+@SHARED_LAB
 def test_scenario_on_a_whole_device_and_bad_scenarios(lab: tuple[Lab, Path]) -> None:
     lab_, _ = lab
     for bad, why in (
@@ -131,6 +135,7 @@ def test_scenario_on_a_whole_device_and_bad_scenarios(lab: tuple[Lab, Path]) -> 
             lab_.set_scenarios([bad])
 
 
+@SHARED_LAB
 def test_unreadable_device_is_unknown_and_exit_3(fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str]) -> None:
     lab_, inv = lab
     lab_.set_scenarios([])
@@ -150,6 +155,7 @@ def _cli(args: list[str], creds: tuple[str, str], **kw) -> subprocess.CompletedP
     return subprocess.run([str(BIN / "roceconf"), "health", str(LAB_INTENT), *args], env=env, capture_output=True, text=True, timeout=180, **kw)
 
 
+@SHARED_LAB
 def test_cli_formats_prometheus_and_serve(fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path) -> None:
     lab_, inv = lab
     lab_.set_scenarios(["lossless-drops@leaf1:Ethernet1"])

@@ -233,7 +233,7 @@ def lab() -> Lab:
         yield lab
 
 
-@pytest.mark.xdist_group("live-lab")
+@pytest.mark.xdist_group("inventory-lab")
 def test_eapi_over_tls_verified_and_a_wrong_ca(lab: Lab, tmp_path: Path) -> None:
     fab = load_valid(INTENT)
     good = lab.target("leaf1")
@@ -256,7 +256,7 @@ def test_eapi_over_tls_verified_and_a_wrong_ca(lab: Lab, tmp_path: Path) -> None
     assert audit_device(fab, "leaf1", target=insecure, timeout=5, retries=0).status == "in_sync"
 
 
-@pytest.mark.xdist_group("live-lab")
+@pytest.mark.xdist_group("inventory-lab")
 def test_key_only_ssh_logins(lab: Lab) -> None:
     fab = load_valid(INTENT)
     for name in ("gpu1", "spine1"):
@@ -272,7 +272,7 @@ def test_key_only_ssh_logins(lab: Lab) -> None:
     assert res.status == "unknown" and "authentication failed" in (res.reason or "")
 
 
-@pytest.mark.xdist_group("live-lab")
+@pytest.mark.xdist_group("inventory-lab")
 @pytest.mark.skipif(shutil.which("ssh-agent") is None, reason="ssh-agent (openssh-client) is not installed")
 def test_ssh_agent_login(lab: Lab, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sock = tmp_path / "agent.sock"
@@ -295,7 +295,7 @@ def test_ssh_agent_login(lab: Lab, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         agent.wait(timeout=10)
 
 
-@pytest.mark.xdist_group("live-lab")
+@pytest.mark.xdist_group("inventory-lab")
 def test_lab_inventory_verifies_tls(lab: Lab, tmp_path: Path) -> None:
     inv = lab.write_inventory(tmp_path / "lab.yml")
     fab = load_valid(INTENT)

@@ -21,8 +21,6 @@ from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.drift.audit import audit_device
 from roceconf.lab import Lab
 
-pytestmark = pytest.mark.xdist_group("lab-remediation")
-
 ROOT = Path(__file__).resolve().parents[1]
 FAB = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
 FILES = render_fabric(FAB)

@@ -24,7 +24,7 @@ from roceconf.intent.desired import desired_state, intended_state
 from roceconf.names import expand_interfaces
 from roceconf.render import render_state
 from roceconf.state import META_FIELDS
-from tests.strategies import INTENT_DEVICES, intent
+from tests.strategies import INTENT_DEVICES, examples, intent
 
 EXAMPLES = 60
 
@@ -56,7 +56,7 @@ def test_the_generated_intents_cover_every_platform() -> None:
     assert sorted(INTENT_DEVICES) == sorted(platforms.NAMES)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(EXAMPLES), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(intent())
 def test_every_value_the_config_does_not_carry_is_warned_about(data: dict) -> None:
     fab = load_text(_dump(data), "generated.yml")

@@ -48,6 +48,10 @@ def test_hundred_devices_start_fast_and_answer(creds: tuple[str, str]) -> None:
             outs = list(pool.map(get_running, nxos))
         print(f"8 parallel napalm nxos_ssh get_config: {time.perf_counter() - t1:.2f} s")
         assert all("interface Ethernet1/1" in o for o in outs)
-    time.sleep(0.2)
-    left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    # the lab's thread ends by itself: wait for that (at most 5 s), not a fixed time
+    end = time.monotonic() + 5
+    while (left := [t for t in threading.enumerate() if t not in before and t.is_alive()]) and any(
+        t.name == "roceconf-lab" for t in left
+    ) and time.monotonic() < end:
+        time.sleep(0.01)
     assert not [t for t in left if t.name == "roceconf-lab"], left

@@ -14,7 +14,7 @@ from roceconf.names import natural_key
 from roceconf.platforms.base import join_outputs, split_outputs
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Interface, NicRdma, Pfc, Sched
-from tests.strategies import PRIO
+from tests.strategies import PRIO, examples
 
 PLAT = platforms.get("connectx")
 NAMES = ["eth0", "eth1", "eth4", "ens1f0np0", "ens1f1np1", "enp65s0f0np0", "mce0", "ib0"]
@@ -101,7 +101,7 @@ def host_state(draw, partial: bool = False) -> DeviceState:
 
 
 # ----------------------------------------------------------------------------------- round trips
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=host_state(partial=True))
 def test_script_round_trip(state: DeviceState) -> None:
     text = render_state(state)
@@ -110,7 +110,7 @@ def test_script_round_trip(state: DeviceState) -> None:
     assert not [w for w in got.warnings if w.code != "PRIO_TC"], got.warnings
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=host_state(partial=False))
 def test_bundle_round_trip(state: DeviceState) -> None:
     outputs = {c: PLAT.simulate(state, c) for c in PLAT.commands_for(state)}

@@ -12,7 +12,7 @@ from roceconf.platforms.eos.parser import parse
 from roceconf.platforms.eos.render import profile_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state, lab_port
+from tests.strategies import device_state, examples, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "eos"
 
@@ -39,7 +39,7 @@ EOS_NAMES = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(state=device_state(PLATFORM, EOS_NAMES))
 def test_round_trip(state: DeviceState) -> None:
     text = render_state(state)

@@ -10,7 +10,7 @@ from roceconf.platforms.junos import PLATFORM
 from roceconf.platforms.junos.syntax import WD_RANGES
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
-from tests.strategies import device_state, lab_port
+from tests.strategies import device_state, examples, lab_port
 
 # ----------------------------------------------------------------------------- strategies
 
@@ -54,7 +54,7 @@ def _fit_platform(state: DeviceState) -> DeviceState:
     return state
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(device_state(PLATFORM, JUNOS_NAMES).map(_fit_platform))
 def test_round_trip(state: DeviceState) -> None:
     text = render_state(state)

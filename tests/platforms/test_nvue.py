@@ -13,7 +13,7 @@ from roceconf.platforms.nvue import PLATFORM
 from roceconf.platforms.nvue.parser import parse
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state, lab_port
+from tests.strategies import device_state, examples, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nvue"
 
@@ -45,7 +45,7 @@ def nvue_states(draw) -> DeviceState:
     return s
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(nvue_states())
 def test_round_trip(state: DeviceState) -> None:
     text = render_state(state)
@@ -54,7 +54,7 @@ def test_round_trip(state: DeviceState) -> None:
     assert got.semantic() == state.semantic()
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(nvue_states())
 def test_round_trip_through_crlf_and_json(state: DeviceState) -> None:
     """The same tree read as CRLF text and as `nv config show -o json` (list of header/set)."""

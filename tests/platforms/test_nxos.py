@@ -10,7 +10,7 @@ from roceconf.platforms.nxos.parser import parse
 from roceconf.platforms.nxos.syntax import canonical_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state, lab_port
+from tests.strategies import device_state, examples, lab_port
 
 # --------------------------------------------------------------------------- strategies
 NAMES = st.lists(
@@ -35,7 +35,7 @@ def nxos_states(draw: st.DrawFn) -> DeviceState:
     return s
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(nxos_states())
 def test_round_trip(state: DeviceState) -> None:
     text = render_state(state)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from roceconf.platforms.sonic import PLATFORM
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
-from tests.strategies import device_state, lab_port
+from tests.strategies import device_state, examples, lab_port
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sonic"
 
@@ -49,7 +49,7 @@ def codes(state: DeviceState) -> list[str]:
 # --------------------------------------------------------------------------- round trip
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=device_state(PLATFORM, SONIC_PORTS))
 def test_round_trip(state: DeviceState) -> None:
     text = render_state(state)

@@ -13,8 +13,6 @@ from roceconf.drift.audit import audit
 from roceconf.lab.server import Lab
 from tests.security.helpers import LAB
 
-pytestmark = pytest.mark.xdist_group("live-lab")
-
 
 @pytest.mark.parametrize("host", ["gpu1", "gpu3", "gpu4"])  # connectx, bnxt, linux-dcb
 def test_garbage_host_is_unknown_not_in_sync(tmp_path: Path, host: str) -> None:

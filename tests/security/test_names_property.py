@@ -43,6 +43,7 @@ from roceconf.intent import Fabric
 from roceconf.intent.desired import desired_states
 from roceconf.render import render_state
 from roceconf.state import DeviceState
+from tests.strategies import examples
 
 SWITCHES = ("eos", "nxos", "nvue", "sonic", "junos")
 HOSTS = ("connectx", "bnxt", "linux-dcb")
@@ -447,7 +448,7 @@ def _inside(out: Path, base: Path) -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
