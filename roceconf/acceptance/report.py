@@ -74,7 +74,7 @@ def to_json(v: Verdict) -> str:
 def to_text(v: Verdict) -> str:
     c = v.counts
     lines = [
-        f"acceptance verdict{f' for fabric {v.plan}' if v.plan else ''}: {'PASS' if v.passed else 'FAIL'} "
+        f"acceptance verdict{f' for fabric {v.plan}' if v.plan else ''}: {v.headline} "
         f"({c['pass']} passed, {c['fail']} failed, {c['missing']} missing, {c['unjudged']} not judged; "
         f"{c['findings_warning']} warning(s))"
     ]
@@ -93,7 +93,7 @@ def to_text(v: Verdict) -> str:
 
 def to_markdown(v: Verdict) -> str:
     lines = [
-        f"## Acceptance verdict{f' — `{v.plan}`' if v.plan else ''}: **{'PASS' if v.passed else 'FAIL'}**",
+        f"## Acceptance verdict{f' — `{v.plan}`' if v.plan else ''}: **{v.headline}**",
         "",
         "| test | status | figures |",
         "|---|---|---|",
@@ -124,8 +124,19 @@ def to_junit(v: Verdict) -> str:
         if t.status in ("fail", "missing"):
             fail = ET.SubElement(case, "failure", message=msgs[0] if msgs else t.status)
             fail.text = "\n".join(msgs)
-        elif msgs:
-            ET.SubElement(case, "system-out").text = "\n".join(msgs)
+        else:
+            if t.status == "unjudged":
+                ET.SubElement(case, "skipped", message="not judged: no plan gives this test a pass mark")
+            if msgs:
+                ET.SubElement(case, "system-out").text = "\n".join(msgs)
+    if not v.judged:  # nothing judged is never a pass: a CI reading only the JUnit sees a failure too
+        case = ET.SubElement(suite, "testcase", classname="verdict", name="judged")
+        fail = ET.SubElement(
+            case, "failure", message="no test was judged: give the plan (--plan PLAN.json) the results were run from"
+        )
+        fail.text = "NOT JUDGED"
+        suite.set("tests", str(len(v.tests) + 1))
+        suite.set("failures", str(int(suite.get("failures", "0")) + 1))
     return ET.tostring(suite, encoding="unicode") + "\n"
 
 
