@@ -10,12 +10,12 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from roceconf import about
-from roceconf.diagnostics import Diagnostic, DiagnosticError
+from roceconf.diagnostics import BadInput, Diagnostic, DiagnosticError
 from roceconf.gcpolicy import batch_command
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -69,8 +69,17 @@ def _emit(text: str, output: str | None, color: bool = False) -> None:
         click.echo(text, nl=False, color=True if color or "\x1b" not in text else None)
 
 
+def bad_input(message: str) -> NoReturn:
+    """The one way a command ends on bad input: ``error: MESSAGE`` (one line naming the file, line and field)
+    on stderr, exit 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_INVALID)
+
+
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn DiagnosticError into compiler-style messages + exit 2; never show a traceback for bad input."""
+    """Where bad input ends a command: DiagnosticError as compiler-style messages, BadInput (a file or
+    argument that cannot be used) and OSError (a path that cannot be read or written) as one line; exit 2.
+    Never a traceback for bad input; any other exception is a bug of roceconf and propagates."""
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -81,15 +90,21 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             n = sum(1 for d in e.diagnostics if d.severity == "error")
             click.echo(f"{n} error(s)", err=True)
             sys.exit(EXIT_INVALID)
+        except BadInput as e:
+            bad_input(str(e))
         except BrokenPipeError:  # `roceconf ... | head`: the reader left; not an error of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_OK)
         except OSError as e:
-            where = f"{e.filename}: " if e.filename else ""
-            click.echo(f"error: {where}{e.strerror or e}", err=True)
-            sys.exit(EXIT_INVALID)
+            bad_input(_os_error(e))
 
     return wrapper
+
+
+def _os_error(e: OSError, what: str = "") -> str:
+    """``[WHAT ]FILE: reason`` of an OSError (the file it names, else WHAT alone)."""
+    where = f"{e.filename}: " if e.filename else ""
+    return f"{what + ' ' if what else ''}{where}{e.strerror or e}"
 
 
 class _Group(click.Group):
@@ -110,8 +125,9 @@ class _Group(click.Group):
             raise
         finally:
             session = (ctx.obj or {}).get("session") if isinstance(ctx.obj, dict) else None
-            if session is not None:
-                session.finish(code)
+            failed = session.finish(code) if session is not None else None
+            if failed:  # the log asked for is incomplete (full or read-only storage): not a success
+                bad_input(f"--session-log: {failed}")
 
 
 @click.group(
@@ -159,9 +175,11 @@ def main(
             if ctx.get_parameter_source("session_log") == src.DEFAULT:
                 session_log = shared.get("session_log")
     except cliconfig.ConfigError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(EXIT_INVALID)
-    session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
+        bad_input(str(e))
+    try:
+        session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
+    except OSError as e:
+        bad_input(_os_error(e, "--session-log:"))
     ctx.obj = {"session": session, "debug": debug}
     session.header(sys.argv[1:], __version__)
 
@@ -371,8 +389,9 @@ def drift(
 
     fmt = resolve_format("drift", fmt)
     if (inventory is None) == (configs is None):
-        click.echo("error: give exactly one of --inventory FILE or --configs DIR", err=True)
-        sys.exit(EXIT_INVALID)
+        bad_input("give exactly one of --inventory FILE or --configs DIR")
+    if save_configs is not None and configs is not None:
+        bad_input("--save-configs saves what is read from live devices (--inventory); with --configs nothing is read")
     fab = load_valid(intent)
     accepted = None
     if baseline is not None:
@@ -649,7 +668,8 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
     """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
 
     OLD and NEW are intent files or git revisions with a path (main:inventories/pod/intent.yml).
-    Exit 1 on error or when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
+    Exit 2 on invalid input (a side that cannot be read, OLD with validation errors; 1 with
+    --detailed-exitcode), 1 when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
     0 no changes, 2 changes).
     """
     from roceconf.plan import PlanError, plan_specs
@@ -662,7 +682,9 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
     except PlanError as e:
         for line in e.messages:
             click.echo(line, err=True)
-        sys.exit(1)
+        # invalid input is exit 2 as for every command; with --detailed-exitcode 2 means "changes" (as
+        # terraform), so there an error stays 1
+        sys.exit(1 if detailed_exitcode else EXIT_INVALID)
     color = output is None and fmt == "text" and _color()
     if fmt == "html":
         from roceconf.plan import read_intent
@@ -680,7 +702,7 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
         _emit(text, output, color)
     except OSError as e:
         click.echo(f"error: {output}: {e.strerror or e}", err=True)
-        sys.exit(1)
+        sys.exit(1 if detailed_exitcode else EXIT_INVALID)
     sys.exit(result.exit_code(detailed_exitcode))
 
 

@@ -43,7 +43,8 @@ FORMAT_VERSION = 1
 
 
 class PlanError(Exception):
-    """A side of the plan cannot be read or loaded (exit 1). ``messages`` are printed one per line."""
+    """A side of the plan cannot be read or loaded, or OLD is invalid (exit 2; 1 with --detailed-exitcode).
+    ``messages`` are printed one per line."""
 
     def __init__(self, messages: list[str]):
         self.messages = messages
@@ -1065,6 +1066,10 @@ def _introduced(old: list[Diagnostic], new: list[Diagnostic]) -> list[PlanDiagno
 def plan_specs(old: str, new: str, cwd: str | Path | None = None) -> Plan:
     """Plan between two sides given as file paths or ``REV:PATH`` (raises :class:`PlanError`)."""
     fa = read_intent(old, cwd)
+    errors = [d for d in fa.diagnostics if d.severity == "error"]
+    if errors:  # devices it could not expand would show as added: nothing true can be planned from it
+        msgs = [d.format() for d in errors[:2]]
+        raise PlanError([*msgs, f"error: {old}: OLD has {len(errors)} validation error(s); a plan needs a valid OLD"])
     fb = read_intent(new, cwd)
     return build_plan(fa, fb, old, new)
 

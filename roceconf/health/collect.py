@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roceconf import platforms
+from roceconf import jsontext, platforms
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
 from roceconf.health.evaluate import HealthReport, evaluate
@@ -187,7 +187,7 @@ def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
     if not path.is_file():
         raise CollectError(f"no saved counters {path.name} in {path.parent}", retry=False)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsontext.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise CollectError(f"cannot read {path}: {e}", retry=False) from None
     except ValueError as e:

@@ -5,6 +5,7 @@ The rule table is registered by ``roceconf.intent.rules`` so ``docs/rules.md`` l
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -202,7 +203,7 @@ def load_asic_table(path: str | Path) -> dict:
             v = row.get(k)
             if v is None:
                 continue
-            if isinstance(v, bool) or not isinstance(v, int | float) or v <= 0:
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
                 problems.append(
                     Diagnostic(
                         file,
@@ -210,7 +211,7 @@ def load_asic_table(path: str | Path) -> dict:
                         1,
                         "error",
                         "RC024",
-                        f"{excerpt(asic, 40)[1:-1]}.{k} must be a positive number (got {excerpt(v, 20)[1:-1]})",
+                        f"{excerpt(asic, 40)[1:-1]}.{k} must be a positive finite number (got {excerpt(v, 20)[1:-1]})",
                         "",
                     )
                 )
