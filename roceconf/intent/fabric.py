@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
@@ -328,7 +328,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
         max_itf, max_links = limits.fabric_limit("interfaces"), limits.fabric_limit("links")
     except ValueError as e:
         fab.diag(("devices",), "error", "RC026", str(e), "unset it or give the limit as a number")
-        return fab
+        _stop(fab)
     interfaces = 0
     for di, dev in enumerate(intent.devices):
         dpath: Path_ = ("devices", di)
@@ -441,7 +441,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 f"split the fabric into several intents, or raise the limit with "
                 f"{limits.SIZE_ENV['interfaces']}=N",
             )
-            break
+            _stop(fab)
         for name in dnames:
             if name in fab.devices:
                 fab.diag(
@@ -466,16 +466,19 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
             )
     _check_identifiers(fab)
     for li, spec in enumerate(intent.links):
-        if not _expand_link(fab, spec, ("links", li), max_links):
-            break
+        _expand_link(fab, spec, ("links", li), max_links)
         if len(fab.links) > max_links:
             _too_many_links(fab, ("links", li), len(fab.links), max_links)
-            del fab.links[max_links:]
-            break
     return fab
 
 
-def _too_many_links(fab: Fabric, path: Path_, n: int, limit: int) -> None:
+def _stop(fab: Fabric) -> NoReturn:
+    """A fabric over its size limit (RC026) is not checked further: what was expanded of it would only give
+    follow-on errors (links to devices never made), and a plan of it would remove every device."""
+    raise DiagnosticError([d for d in fab.diagnostics if d.severity == "error"])
+
+
+def _too_many_links(fab: Fabric, path: Path_, n: int, limit: int) -> NoReturn:
     fab.diag(
         path,
         "error",
@@ -483,6 +486,7 @@ def _too_many_links(fab: Fabric, path: Path_, n: int, limit: int) -> None:
         f"{n} links in the intent with this entry, over the limit of {limit}",
         f"split the fabric into several intents, or raise the limit with {limits.SIZE_ENV['links']}=N",
     )
+    _stop(fab)
 
 
 def _range_code(e: RangeError) -> str:
@@ -522,9 +526,9 @@ def _check_identifiers(fab: Fabric) -> None:
     _names_ok(fab, ("fabric",), i.fabric, [i.fabric], names.DEVICE, "RC017", "fabric")
 
 
-def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MAX_LINKS) -> bool:
-    """Expand one link entry into ``fab.links``; False when the links would exceed ``max_links`` (RC026,
-    checked before a pattern is expanded)."""
+def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MAX_LINKS) -> None:
+    """Expand one link entry into ``fab.links``; DiagnosticError (RC026) when the links would exceed
+    ``max_links``, checked before a pattern is expanded."""
     given = [k for k in ("a", "rail", "mesh", "csv") if getattr(spec, k) is not None]
     if len(given) != 1 or (spec.a is None) != (spec.b is None):
         fab.diag(
@@ -534,7 +538,7 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
             "a link entry needs exactly one of: a+b, rail, mesh, csv",
             "split the entry into several list items",
         )
-        return True
+        return
     try:
         if spec.a is not None:
             ea, eb = _split_end(spec.a), _split_end(spec.b)
@@ -546,7 +550,7 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
                     "link end must be 'device:interface'",
                     "",
                 )
-                return True
+                return
             fab.links.append(
                 Link(LinkEnd(*ea), LinkEnd(*eb), spec.cable if spec.cable is not None else 5.0, path)
             )
@@ -560,7 +564,7 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
             )
             if len(hosts) * len(nics) + len(fab.links) > max_links:
                 _too_many_links(fab, path + ("rail",), len(hosts) * len(nics) + len(fab.links), max_links)
-                return False
+                return
             if len(leaves) != len(nics):
                 fab.diag(
                     path + ("rail",),
@@ -569,7 +573,7 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
                     f"{len(nics)} NICs per host but {len(leaves)} leaves",
                     "rail-optimised: NIC k goes to leaf k, so the counts must match",
                 )
-                return True
+                return
             if len(lports) < len(hosts):
                 fab.diag(
                     path + ("rail", "leaf_ports"),
@@ -578,7 +582,7 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
                     f"{len(hosts)} hosts but only {len(lports)} leaf ports",
                     "",
                 )
-                return True
+                return
             for i, h in enumerate(hosts):
                 for k, nic in enumerate(nics):
                     fab.links.append(Link(LinkEnd(h, nic), LinkEnd(leaves[k], lports[i]), r.cable, path))
@@ -592,7 +596,7 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
             )
             if len(lower) * len(upper) + len(fab.links) > max_links:
                 _too_many_links(fab, path + ("mesh",), len(lower) * len(upper) + len(fab.links), max_links)
-                return False
+                return
             if len(lp) < len(upper) or len(up) < len(lower):
                 fab.diag(
                     path + ("mesh",),
@@ -601,22 +605,21 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
                     f"mesh of {len(lower)}x{len(upper)} needs {len(upper)} lower ports and {len(lower)} upper ports",
                     "add ports or shrink the ranges",
                 )
-                return True
+                return
             for i, lo in enumerate(lower):
                 for j, u in enumerate(upper):
                     fab.links.append(Link(LinkEnd(lo, lp[j]), LinkEnd(u, up[i]), m.cable, path))
         else:
-            return _load_csv(fab, spec.csv, path, max_links)
+            _load_csv(fab, spec.csv, path, max_links)
     except RangeError as e:
         fab.diag(path, "error", _range_code(e), str(e), "")
-    return True
 
 
-def _load_csv(fab: Fabric, rel: str, path: Path_, max_links: int = limits.MAX_LINKS) -> bool:
+def _load_csv(fab: Fabric, rel: str, path: Path_, max_links: int = limits.MAX_LINKS) -> None:
     p, why = guards.confine(fab.file, rel)
     if p is None:
         fab.diag(path + ("csv",), "error", "RC018", f"cabling table refused: {why}")
-        return True
+        return
     try:
         text = guards.read_side_file(p)
     except (OSError, ValueError) as e:
@@ -628,13 +631,13 @@ def _load_csv(fab: Fabric, rel: str, path: Path_, max_links: int = limits.MAX_LI
             f"cannot read cabling table {excerpt(rel)}: {reason}",
             "the path is relative to the intent file",
         )
-        return True
+        return
     shown = str(Path(fab.file).parent / rel)
     rows = csv.reader(text.splitlines())
     for n, row in enumerate(rows, start=1):
         if len(fab.links) > max_links:
             _too_many_links(fab, path + ("csv",), len(fab.links), max_links)
-            return False
+            return
         if (
             not row
             or row[0].startswith("#")
@@ -672,7 +675,6 @@ def _load_csv(fab: Fabric, rel: str, path: Path_, max_links: int = limits.MAX_LI
                 origin=(shown, n),
             )
         )
-    return True
 
 
 # --------------------------------------------------------------------------- entry points
