@@ -668,7 +668,7 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
     """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
 
     OLD and NEW are intent files or git revisions with a path (main:inventories/pod/intent.yml).
-    Exit 2 on invalid input (a side that cannot be read, OLD with validation errors; 1 with
+    Exit 2 on invalid input (a side that cannot be read, OLD not expandable in full; 1 with
     --detailed-exitcode), 1 when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
     0 no changes, 2 changes).
     """

@@ -185,6 +185,7 @@ def test_a_malformed_verdict_or_bom_is_not_recorded(files: Path, verdict: str, b
         ("nosuch.json", ("nosuch.json",)),
         (LAB, ("intent.yml", "not a JSON")),  # the intent given for the plan
     ],
+    ids=["no-hosts", "a-list", "wrong-types", "missing", "the-intent"],
 )
 def test_a_mistyped_plan(files: Path, plan: str, words: tuple[str, ...]) -> None:
     path = plan if plan.startswith("/") else str(files / plan)
@@ -286,13 +287,23 @@ def test_plan_on_invalid_input_exits_2() -> None:
     harness.check(o, bad_input=False, rc=1)
 
 
-def test_plan_from_an_invalid_old_side_is_an_error_not_every_device_added() -> None:
-    o = harness.run("plan", str(BROKEN_INTENT), LAB)
-    _case(o, "rc104_cnp_not_strict.yml", "OLD", "RC104")
-    assert "to add" not in o.output
+def test_plan_from_an_invalid_old_side_is_an_error_not_every_device_added(tmp_path: Path) -> None:
+    """OLD with a range that cannot be expanded lacks those devices: the plan would add them. An error."""
+    old = tmp_path / "old.yml"
+    old.write_text(harness.LAB.read_text().replace("- name: gpu[1-2]", "- name: gpu[1-2x]", 1))
+    o = harness.run("plan", str(old), LAB)
+    _case(o, "old.yml", "OLD", "RC006")
+    assert "to add" not in o.output and "gpu1" not in o.output
+    # an OLD whose semantic findings NEW keeps is still planned (only new findings are shown)
+    o = harness.run("plan", str(BROKEN_INTENT), str(BROKEN_INTENT))
+    harness.check(o, bad_input=False, rc=1)  # NEW has an error: unsafe
+    assert "No changes" in o.stdout
 
 
-@pytest.mark.parametrize("command", [("drift", LAB, "--inventory"), ("bom", LAB, "--inventory")])
+@pytest.mark.parametrize(
+    "command",
+    [("drift", LAB, "--inventory"), ("check", LAB, "--inventory"), ("health", LAB, "--inventory"), ("bom", LAB, "--inventory")],
+)
 def test_an_inventory_that_is_not_one(tmp_path: Path, command: tuple[str, ...]) -> None:
     inv = tmp_path / "inventory.yml"
     inv.write_text("- a\n- b\n")
