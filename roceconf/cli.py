@@ -5,27 +5,25 @@ Exit codes: 0 ok, 1 findings (drift, stale render, changes), 2 invalid input, 3 
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from roceconf import about
-from roceconf.diagnostics import BadInput, Diagnostic, DiagnosticError
+from roceconf.clierrors import (  # noqa: F401 - EXIT_* are part of this module's interface
+    EXIT_FINDINGS,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    bad_input,
+    echo_diagnostics,
+    guarded,
+    os_error_text,
+)
 from roceconf.gcpolicy import batch_command
-
-EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
-
-
-def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
-    from roceconf.diagnostics import capped
-
-    for d in capped(diags):
-        click.echo(d.format(), err=err)
 
 
 def _format_option(command: str) -> Callable[..., Any]:
@@ -67,44 +65,6 @@ def _emit(text: str, output: str | None, color: bool = False) -> None:
         # click strips escape sequences from what goes to no terminal, with a regex over the whole text:
         # a report without any (JSON, YAML, ... escape them) has nothing to strip
         click.echo(text, nl=False, color=True if color or "\x1b" not in text else None)
-
-
-def bad_input(message: str) -> NoReturn:
-    """The one way a command ends on bad input: ``error: MESSAGE`` (one line naming the file, line and field)
-    on stderr, exit 2."""
-    click.echo(f"error: {message}", err=True)
-    sys.exit(EXIT_INVALID)
-
-
-def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Where bad input ends a command: DiagnosticError as compiler-style messages, BadInput (a file or
-    argument that cannot be used) and OSError (a path that cannot be read or written) as one line; exit 2.
-    Never a traceback for bad input; any other exception is a bug of roceconf and propagates."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except DiagnosticError as e:
-            _echo_diags(e.diagnostics)
-            n = sum(1 for d in e.diagnostics if d.severity == "error")
-            click.echo(f"{n} error(s)", err=True)
-            sys.exit(EXIT_INVALID)
-        except BadInput as e:
-            bad_input(str(e))
-        except BrokenPipeError:  # `roceconf ... | head`: the reader left; not an error of ours
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(EXIT_OK)
-        except OSError as e:
-            bad_input(_os_error(e))
-
-    return wrapper
-
-
-def _os_error(e: OSError, what: str = "") -> str:
-    """``[WHAT ]FILE: reason`` of an OSError (the file it names, else WHAT alone)."""
-    where = f"{e.filename}: " if e.filename else ""
-    return f"{what + ' ' if what else ''}{where}{e.strerror or e}"
 
 
 class _Group(click.Group):
@@ -179,7 +139,7 @@ def main(
     try:
         session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
     except OSError as e:
-        bad_input(_os_error(e, "--session-log:"))
+        bad_input(os_error_text(e, "--session-log:"))
     ctx.obj = {"session": session, "debug": debug}
     session.header(sys.argv[1:], __version__)
 
@@ -272,7 +232,7 @@ def render(intent: str, out_dir: str, device: str | None, check: bool, prune: bo
         sys.exit(EXIT_INVALID)
     fab = load_valid(intent)
     # warnings (e.g. RC150: a value the platform cannot carry) are shown, never swallowed
-    _echo_diags([d for d in fab.diagnostics if d.severity == "warning"], err=True)
+    echo_diagnostics([d for d in fab.diagnostics if d.severity == "warning"], err=True)
     files = render_fabric(fab, device)
     if check:
         res = check_outputs(files, out_dir, all_devices=device is None)

@@ -20,7 +20,7 @@ EXIT_INVALID = 2
 
 
 def _fail(message: str) -> NoReturn:
-    """Bad input: raised for the command's guard (roceconf.cli.guarded), which prints it in one line, exit 2."""
+    """Bad input: raised for the command's guard (roceconf.clierrors.guarded), which prints it in one line, exit 2."""
     raise BadInput(message)
 
 
