@@ -165,3 +165,33 @@ def test_a_minimal_intent_validates_and_its_cnp_class_is_strict(tmp_path: Path) 
     o = harness.run("validate", str(tmp_path / "dwrr.yml"))
     harness.check(o, bad_input=False, rc=2)  # a linter's report (several findings), not one line
     assert "error[RC104]" in o.stdout
+
+
+def test_the_documented_defaults_are_applied_as_written(tmp_path: Path) -> None:
+    """docs/intent.md: "RoCE DSCP 26 -> priority 3 lossless with ECN 150 KB / 1500 KB / 100 %; CNP DSCP 48 ->
+    priority 6 strict; PFC watchdog on", switch MTU 9214, host NIC MTU 9000, RoCE path MTU 4096, hashing on
+    source/destination IP and L4 ports - for an intent that states none of them."""
+    from roceconf.intent import load
+
+    text = (harness.ROOT / "docs" / "intent.md").read_text()
+    assert "RoCE DSCP 26 -> priority 3 lossless with ECN 150 KB / 1500 KB / 100 %" in text
+    assert "CNP DSCP 48 -> priority 6 strict; PFC watchdog on" in text
+    p = tmp_path / "bare.yml"
+    p.write_text(
+        "version: 1\nfabric: bare\ndevices:\n"
+        "  - {name: leaf1, platform: eos, role: leaf, interfaces: [{name: Ethernet1-2, speed: 400G}]}\n"
+    )
+    s = load(p).devices["leaf1"].settings
+    assert s.roce is not None and s.cnp is not None
+    assert (s.roce.dscp, s.roce.priority, s.roce.lossless) == ([26], 3, True)
+    assert s.roce.ecn is not None and (s.roce.ecn.min, s.roce.ecn.max, s.roce.ecn.probability) == (150_000, 1_500_000, 100)
+    assert (s.cnp.dscp, s.cnp.priority, s.cnp.lossless) == ([48], 6, False)
+    assert s.cnp.scheduling is not None and s.cnp.scheduling.mode == "strict"
+    assert s.pfc_watchdog.enabled
+    assert (s.mtu.switch_port, s.mtu.host_nic, s.mtu.roce_path) == (9214, 9000, 4096)
+    assert set(s.ecmp.fields) == {"src_ip", "dst_ip", "src_port", "dst_port"}
+    # the CNP default holds on every device of an intent that states its classes but not the CNP's scheduling
+    p.write_text(MINIMAL)
+    for name, dev in load(p).devices.items():
+        assert dev.settings.cnp is not None and dev.settings.cnp.scheduling is not None, name
+        assert dev.settings.cnp.scheduling.mode == "strict", name
