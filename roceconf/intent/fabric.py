@@ -564,7 +564,6 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
             )
             if len(hosts) * len(nics) + len(fab.links) > max_links:
                 _too_many_links(fab, path + ("rail",), len(hosts) * len(nics) + len(fab.links), max_links)
-                return
             if len(leaves) != len(nics):
                 fab.diag(
                     path + ("rail",),
@@ -596,7 +595,6 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MA
             )
             if len(lower) * len(upper) + len(fab.links) > max_links:
                 _too_many_links(fab, path + ("mesh",), len(lower) * len(upper) + len(fab.links), max_links)
-                return
             if len(lp) < len(upper) or len(up) < len(lower):
                 fab.diag(
                     path + ("mesh",),
@@ -637,7 +635,6 @@ def _load_csv(fab: Fabric, rel: str, path: Path_, max_links: int = limits.MAX_LI
     for n, row in enumerate(rows, start=1):
         if len(fab.links) > max_links:
             _too_many_links(fab, path + ("csv",), len(fab.links), max_links)
-            return
         if (
             not row
             or row[0].startswith("#")
