@@ -313,3 +313,21 @@ def write_file(path: str | Path, text: str) -> None:
     finally:
         if tmp:
             Path(tmp).unlink(missing_ok=True)
+
+
+def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
+    Returns the names whose content changed."""
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    changed = []
+    for name, text in files.items():
+        p = contained(d, name)
+        try:
+            if p.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        write_file(p, text)
+        changed.append(name)
+    return changed

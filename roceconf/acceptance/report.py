@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any, Literal
-from xml.etree import ElementTree as ET
 
 from pydantic import BaseModel, ConfigDict
 
 from roceconf.acceptance.verdict import Verdict
+from roceconf.reports import junit
 
 
 class _R(BaseModel):
@@ -109,35 +109,29 @@ def to_markdown(v: Verdict) -> str:
 
 
 def to_junit(v: Verdict) -> str:
-    suite = ET.Element(
-        "testsuite",
-        name="roceconf-acceptance",
-        tests=str(len(v.tests)),
-        failures=str(sum(1 for t in v.tests if t.status in ("fail", "missing"))),
-    )
+    suite = junit.suite(None, "roceconf-acceptance")
+    failed = sum(1 for t in v.tests if t.status in ("fail", "missing"))
+    # a verdict that judged nothing gets one more case, failed: "judged"
+    junit.totals(suite, len(v.tests) + (not v.judged), failed + (not v.judged), 0)
     by_test: dict[str, list[str]] = {}
     for f in v.findings:
         by_test.setdefault(f.test, []).append(f"{f.severity}[{f.rule}]: {f.message}")
     for t in v.tests:
-        case = ET.SubElement(suite, "testcase", classname=t.tool or "result", name=t.id)
+        case = junit.case(suite, t.tool or "result", t.id)
         msgs = by_test.get(t.id, [])
         if t.status in ("fail", "missing"):
-            fail = ET.SubElement(case, "failure", message=msgs[0] if msgs else t.status)
-            fail.text = "\n".join(msgs)
+            junit.failure(case, msgs[0] if msgs else t.status, text="\n".join(msgs))
         else:
             if t.status == "unjudged":
-                ET.SubElement(case, "skipped", message="not judged: no plan gives this test a pass mark")
+                junit.skipped(case, "not judged: no plan gives this test a pass mark")
             if msgs:
-                ET.SubElement(case, "system-out").text = "\n".join(msgs)
+                junit.output(case, "\n".join(msgs))
     if not v.judged:  # nothing judged is never a pass: a CI reading only the JUnit sees a failure too
-        case = ET.SubElement(suite, "testcase", classname="verdict", name="judged")
-        fail = ET.SubElement(
-            case, "failure", message="no test was judged: give the plan (--plan PLAN.json) the results were run from"
+        case = junit.case(suite, "verdict", "judged")
+        junit.failure(
+            case, "no test was judged: give the plan (--plan PLAN.json) the results were run from", text="NOT JUDGED"
         )
-        fail.text = "NOT JUDGED"
-        suite.set("tests", str(len(v.tests) + 1))
-        suite.set("failures", str(int(suite.get("failures", "0")) + 1))
-    return ET.tostring(suite, encoding="unicode") + "\n"
+    return junit.finish(suite)
 
 
 FORMATS: dict[str, Callable[[Verdict], str]] = {
