@@ -17,14 +17,16 @@ from roceconf.cli_common import (
     EXIT_INVALID,
     EXIT_OK,
     _color,
-    _echo_diags,
     _emit,
     _format_option,
     _Group,
     _output_option,
     _progress,
+    bad_input,
+    echo_diagnostics,
     error,
     guarded,
+    os_error_text,
 )
 from roceconf.gcpolicy import batch_command
 from roceconf.reports import escape
@@ -77,9 +79,11 @@ def main(
             if ctx.get_parameter_source("session_log") == src.DEFAULT:
                 session_log = shared.get("session_log")
     except cliconfig.ConfigError as e:
-        error(e)
-        sys.exit(EXIT_INVALID)
-    session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
+        bad_input(str(e))
+    try:
+        session = Session().start(verbose, debug, session_log, command=ctx.invoked_subcommand or "run")
+    except OSError as e:
+        bad_input(os_error_text(e, "--session-log:"))
     ctx.obj = {"session": session, "debug": debug, "settings": settings}
     session.header(sys.argv[1:], __version__)
 
@@ -172,7 +176,7 @@ def render(intent: str, out_dir: str, device: str | None, check: bool, prune: bo
         sys.exit(EXIT_INVALID)
     fab = load_valid(intent)
     # warnings (e.g. RC150: a value the platform cannot carry) are shown, never swallowed
-    _echo_diags([d for d in fab.diagnostics if d.severity == "warning"], err=True)
+    echo_diagnostics([d for d in fab.diagnostics if d.severity == "warning"], err=True)
     files = render_fabric(fab, device)
     if check:
         res = check_outputs(files, out_dir, all_devices=device is None)
@@ -292,8 +296,9 @@ def drift(
 
     fmt = resolve_format("drift", fmt)
     if (inventory is None) == (configs is None):
-        click.echo("error: give exactly one of --inventory FILE or --configs DIR", err=True)
-        sys.exit(EXIT_INVALID)
+        bad_input("give exactly one of --inventory FILE or --configs DIR")
+    if save_configs is not None and configs is not None:
+        bad_input("--save-configs saves what is read from live devices (--inventory); with --configs nothing is read")
     fab = load_valid(intent)
     accepted = None
     if baseline is not None:
@@ -539,7 +544,8 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
     """Show what changing the intent from OLD to NEW does to the fabric, grouped by intent object.
 
     OLD and NEW are intent files or git revisions with a path (main:inventories/pod/intent.yml).
-    Exit 1 on error or when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
+    Exit 2 on invalid input (a side that cannot be read, OLD not expandable in full; 1 with
+    --detailed-exitcode), 1 when NEW has validation errors (unsafe); otherwise 0 (with --detailed-exitcode:
     0 no changes, 2 changes).
     """
     from roceconf.findings import format_plan
@@ -552,7 +558,9 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
     except PlanError as e:
         for line in e.messages:
             click.echo(line, err=True)
-        sys.exit(1)
+        # invalid input is exit 2 as for every command; with --detailed-exitcode 2 means "changes" (as
+        # terraform), so there an error stays 1
+        sys.exit(1 if detailed_exitcode else EXIT_INVALID)
     color = output is None and fmt == "text" and _color()
     if fmt == "html":
         from roceconf.plan import read_intent
@@ -570,7 +578,7 @@ def plan(old: str, new: str, fmt: str | None, detailed_exitcode: bool, output: s
         _emit(text, output, color)
     except OSError as e:
         click.echo(f"error: {output}: {e.strerror or e}", err=True)
-        sys.exit(1)
+        sys.exit(1 if detailed_exitcode else EXIT_INVALID)
     sys.exit(result.exit_code(detailed_exitcode))
 
 

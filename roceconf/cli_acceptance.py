@@ -10,18 +10,38 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
+
+from roceconf.diagnostics import BadInput
 
 EXIT_INVALID = 2
 
 
-def _fail(message: str) -> None:
-    from roceconf.reports.escape import plain
+def _fail(message: str) -> NoReturn:
+    """Bad input: raised for the command's guard (roceconf.clierrors.guarded), which prints it in one line, exit 2."""
+    raise BadInput(message)
 
-    click.echo(f"error: {plain(message)}", err=True)
-    sys.exit(EXIT_INVALID)
+
+#: deepest results directory read (a results tree is a few levels; a deeper one is refused, never recursed)
+MAX_RESULTS_DEPTH = 64
+
+
+def _walk_files(top: Path) -> list[Path]:
+    """Every regular file under TOP, without recursion (a directory deeper than MAX_RESULTS_DEPTH is refused)."""
+    files: list[Path] = []
+    stack = [(top, 0)]
+    while stack:
+        d, depth = stack.pop()
+        if depth > MAX_RESULTS_DEPTH:
+            _fail(f"{top}: results nested deeper than {MAX_RESULTS_DEPTH} directories")
+        for entry in sorted(d.iterdir()):
+            if entry.is_dir() and not entry.is_symlink():
+                stack.append((entry, depth + 1))
+            elif entry.is_file():
+                files.append(entry)
+    return sorted(files)
 
 
 def register(
@@ -93,7 +113,7 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
         files: list[Path] = []
         for p in map(Path, paths):
             if p.is_dir():
-                files += sorted(f for f in p.rglob("*") if f.is_file())
+                files += _walk_files(p)
             elif p.is_file():
                 files.append(p)
             elif os.path.lexists(p):  # a FIFO or a device: never read (roceconf.inputfile)
@@ -132,8 +152,10 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
                 plan = AcceptancePlan.from_dict(load_json(plan_file, "acceptance plan"))
             except BaselineError as e:
                 _fail(str(e))
-            except (KeyError, TypeError, ValueError) as e:
-                _fail(f"{plan_file}:1: not an acceptance plan (write it with `roceconf acceptance plan --format json`): {e}")
+            except KeyError as e:
+                _fail(f"{plan_file}: {e.args[0]}: missing; not an acceptance plan (write it with `roceconf acceptance plan --format json`)")
+            except (AttributeError, TypeError, ValueError) as e:
+                _fail(f"{plan_file}: not an acceptance plan (write it with `roceconf acceptance plan --format json`): {str(e)[:160]}")
         v = judge(list(_expand(results)), plan)
         text = to_data(v.to_dict(), "yaml") if fmt == "yaml" else FORMATS[fmt](v)
         _emit(text, output)
@@ -151,7 +173,7 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
         from roceconf.acceptance.bom import BaselineError, load_json, record
 
         try:
-            base = record(load_json(verdict, "verdict"), load_json(bom_file, "BOM"), force=force)
+            base = record(load_json(verdict, "verdict"), load_json(bom_file, "BOM"), force=force, files=(verdict, bom_file))
         except BaselineError as e:
             _fail(str(e))
         from roceconf.reports.escape import dumps

@@ -1,28 +1,26 @@
 """What the commands of ``roceconf`` share: exit codes, the --format / --output options, output, colour,
-the guard that turns bad input into one line and exit 2, the group that closes the session log, and the
-audit progress bar."""
+the guard that turns bad input into one line and exit 2 (defined in roceconf.clierrors, the one place bad
+input ends a command), the group that closes the session log, and the audit progress bar."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 import click
 
-from roceconf.diagnostics import Diagnostic, DiagnosticError
-from roceconf.reports import escape
-
-EXIT_OK, EXIT_FINDINGS, EXIT_INVALID, EXIT_UNKNOWN = 0, 1, 2, 3
-
-
-def _echo_diags(diags: list[Diagnostic], err: bool = True) -> None:
-    from roceconf.diagnostics import capped
-
-    for d in capped(diags):
-        click.echo(escape.diagnostic(d), err=err)
+from roceconf.clierrors import (  # noqa: F401 - the exit codes and the bad-input exit are shared from here
+    EXIT_FINDINGS,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    bad_input,
+    echo_diagnostics,
+    error,
+    guarded,
+    os_error_text,
+    warn_weakening,
+)
 
 
 def _format_option(command: str) -> Callable[..., Any]:
@@ -70,45 +68,6 @@ def _emit(text: str, output: str | None, color: bool = False) -> None:
         click.echo(text, nl=False, color=True if color or "\x1b" not in text else None)
 
 
-def _warn_weakening() -> None:
-    """On stderr, each security-weakening option of the running command set by a settings file or variable."""
-    from roceconf.cliconfig import weakening
-
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None:
-        for w in weakening(ctx, (ctx.find_root().obj or {}).get("settings")):
-            click.echo(f"warning: {escape.plain(w)}", err=True)
-
-
-def error(message: object) -> None:
-    """``error: MESSAGE`` on stderr, on one line whatever the message quotes (roceconf.reports.escape)."""
-    click.echo(f"error: {escape.plain(message)}", err=True)
-
-
-def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn DiagnosticError into compiler-style messages + exit 2; never show a traceback for bad input."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            _warn_weakening()
-            return fn(*args, **kwargs)
-        except DiagnosticError as e:
-            _echo_diags(e.diagnostics)
-            n = sum(1 for d in e.diagnostics if d.severity == "error")
-            click.echo(f"{n} error(s)", err=True)
-            sys.exit(EXIT_INVALID)
-        except BrokenPipeError:  # `roceconf ... | head`: the reader left; not an error of ours
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(EXIT_OK)
-        except OSError as e:
-            where = f"{e.filename}: " if e.filename else ""
-            error(f"{where}{e.strerror or e}")
-            sys.exit(EXIT_INVALID)
-
-    return wrapper
-
-
 class _Group(click.Group):
     """Closes the session log with the exit code, however the command ends."""
 
@@ -127,8 +86,9 @@ class _Group(click.Group):
             raise
         finally:
             session = (ctx.obj or {}).get("session") if isinstance(ctx.obj, dict) else None
-            if session is not None:
-                session.finish(code)
+            failed = session.finish(code) if session is not None else None
+            if failed:  # the log asked for is incomplete (full or read-only storage): not a success
+                bad_input(f"--session-log: {failed}")
 
 
 class _progress:

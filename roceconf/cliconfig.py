@@ -43,9 +43,13 @@ def find(cwd: str | Path | None = None) -> Path | None:
     py = d / "pyproject.toml"
     if py.is_file():
         try:
-            data = tomllib.loads(py.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
+            raw = py.read_bytes()
+            data = tomllib.loads(raw.decode("utf-8"))
+        except OSError:
             return None  # a pyproject.toml we cannot read is not ours to complain about
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            # ... unless it has our table: then its error is ours to report (read() names it)
+            return py if b"[tool.roceconf" in raw else None
         if isinstance(data.get("tool"), dict) and "roceconf" in data["tool"]:
             return py
     return None
@@ -58,10 +62,13 @@ def read(path: str | Path) -> tuple[dict[str, Any], str]:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
         raise ConfigError(f"{p}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: not valid TOML: {e}") from None
     if p.name == "pyproject.toml":
-        table = data.get("tool", {}).get("roceconf", {})
+        tool = data.get("tool", {})
+        table = tool.get("roceconf", {}) if isinstance(tool, dict) else None
         label = f"{p} [tool.roceconf]"
     else:
         table, label = data, str(p)
@@ -122,7 +129,7 @@ def default_map(group: click.Group, table: dict[str, Any], label: str) -> tuple[
                     raise ConfigError(
                         f"{label}: [{key}] {k}: no such option of `roceconf {key}` ({_known(params)})"
                     )
-                section[p.name] = v  # type: ignore[index]
+                section[p.name] = _checked(p, v, f"{label}: [{key}] {k}")  # type: ignore[index]
             commands[key] = section
         else:
             p = shared.get(key)
@@ -131,7 +138,7 @@ def default_map(group: click.Group, table: dict[str, Any], label: str) -> tuple[
                     f"{label}: {key}: not a shared option ({_known(shared)}); "
                     "command options go in a [command] table"
                 )
-            top[p.name] = value  # type: ignore[index]
+            top[p.name] = _checked(p, value, f"{label}: {key}")  # type: ignore[index]
     return top, commands
 
 
@@ -160,6 +167,20 @@ def weakening(ctx: click.Context, settings: str | None) -> list[str]:
             continue
         out.append(f"{long_name(p)} = {ctx.params[p.name]!r} set by {origin}: {WEAKENING[p.name]}")
     return out
+
+
+def _checked(p: click.Parameter, value: Any, where: str) -> Any:
+    """A settings value converted as the option's own type would convert it; ConfigError naming the key."""
+    if getattr(p, "multiple", False) or p.nargs != 1:
+        return value
+    if isinstance(value, dict | list):
+        raise ConfigError(f"{where}: a single value is expected, not a {'table' if isinstance(value, dict) else 'list'}")
+    if isinstance(p.type, click.Path) and not isinstance(value, str):
+        raise ConfigError(f"{where}: a path (a string) is expected, not {value!r}")
+    try:
+        return p.type.convert(value, p, None)
+    except click.BadParameter as e:
+        raise ConfigError(f"{where}: {e.message}") from None
 
 
 __all__ = ["ConfigError", "FILE_NAMES", "WEAKENING", "default_map", "envvar", "find", "long_name", "read", "weakening"]

@@ -70,6 +70,11 @@ def capped(diags: list[Diagnostic], per_rule: int = MAX_SAME_RULE) -> list[Diagn
     return out
 
 
+class BadInput(ValueError):
+    """A file or argument that cannot be used: the message is one line naming the file (line and field where
+    there are ones). The command line prints it as ``error: MESSAGE`` and exits 2 (roceconf.clierrors.guarded)."""
+
+
 class DiagnosticError(Exception):
     """Raised with every diagnostic found, so the CLI prints them all at once."""
 

@@ -202,7 +202,10 @@ def _names_section() -> list[str]:
         f"Limits (RC019-RC022): an intent file of at most {limits.MAX_YAML_BYTES // 2**20} MiB, a cabling "
         f"table of at most {limits.MAX_SIDE_FILE_BYTES // 2**20} MiB, {limits.MAX_ALIAS_NODES} values "
         f"repeated through YAML aliases, {limits.MAX_DEPTH} levels of nesting, {limits.MAX_DEVICES} "
-        f"devices, {limits.MAX_PORTS} interfaces per device, {limits.MAX_LINKS} links. A `csv:` cabling "
+        f"devices, {limits.MAX_PORTS} interfaces per device. The expanded fabric (RC026, checked before "
+        f"a range or pattern is expanded): at most {limits.MAX_INTERFACES} interfaces of all devices "
+        f"together (devices x interfaces) and {limits.MAX_LINKS} links, about five times a 32,768-GPU fabric; "
+        f"`{limits.SIZE_ENV['interfaces']}=N` and `{limits.SIZE_ENV['links']}=N` raise them. A `csv:` cabling "
         "table is read relative to the intent and must stay inside the intent's directory or git "
         "repository (`ROCECONF_ALLOW_PATHS` names more directories, separated by `:`).",
         "",

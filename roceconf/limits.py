@@ -4,6 +4,8 @@ fabric: ~200 intent lines, 5,696 devices, 51,200 links, at most 512 ports per sw
 
 from __future__ import annotations
 
+import os
+
 #: Largest intent file (bytes). RC019.
 MAX_YAML_BYTES = 16 * 1024 * 1024
 #: Largest file the intent reads beside it (CSV cabling table, ASIC table), bytes. RC019.
@@ -25,8 +27,29 @@ MAX_DEPTH = 64
 MAX_DEVICES = 65_536
 #: Interfaces on one device, after expanding ranges. RC022.
 MAX_PORTS = 4_096
-#: Links in one intent, after expanding patterns and tables. RC022.
-MAX_LINKS = 1_000_000
+#: Links in one intent, after expanding patterns and tables (RC026; ROCECONF_MAX_LINKS raises it).
+MAX_LINKS = 262_144
+#: Interfaces of all devices together (devices x interfaces per device), checked before the devices of an
+#: entry are made (RC026; ROCECONF_MAX_INTERFACES raises it). gpu[00001-65536] with Ethernet1-4096 passes
+#: the device and the per-device limits but is 268 M interfaces: hours of checks, ~900 GB of configs.
+MAX_INTERFACES = 524_288
+#: Environment variables that set the two fabric-size limits (a positive integer each).
+SIZE_ENV = {"interfaces": "ROCECONF_MAX_INTERFACES", "links": "ROCECONF_MAX_LINKS"}
+
+
+def fabric_limit(what: str) -> int:
+    """The limit on the expanded fabric's ``interfaces`` or ``links``: the environment variable of
+    :data:`SIZE_ENV` when set, else the default. ValueError (a one-line reason) for a value that is not a
+    positive integer."""
+    default = MAX_INTERFACES if what == "interfaces" else MAX_LINKS
+    raw = os.environ.get(SIZE_ENV[what], "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{SIZE_ENV[what]}={raw[:40]!r} is not a positive integer")
+    return int(raw)
+
+
 #: Longest message of one diagnostic (values in it are truncated first, see roceconf.names.excerpt), and
 #: diagnostics of one rule shown in text before the rest are summarised in one line (RC023).
 from roceconf.diagnostics import MAX_MESSAGE_CHARS, MAX_SAME_RULE  # noqa: E402,F401

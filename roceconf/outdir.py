@@ -36,6 +36,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roceconf import jsontext
+
 STAGING = ".roceconf-staging"
 MANIFEST = ".roceconf-manifest.json"
 _JOURNAL = "journal.json"
@@ -135,7 +137,7 @@ def _sha(data: bytes) -> str:
 def read_manifest(directory: str | Path) -> dict[str, str]:
     """File name -> sha256 of the last render set written into DIR ({} when there is none)."""
     try:
-        data = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
+        data = jsontext.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     files = data.get("files") if isinstance(data, dict) else None
@@ -151,7 +153,7 @@ def recover(d: Path) -> None:
     staging = d / STAGING
     if staging.is_dir():
         try:
-            journal = json.loads((staging / _JOURNAL).read_text(encoding="utf-8"))
+            journal = jsontext.loads((staging / _JOURNAL).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             journal = None
         if isinstance(journal, dict):

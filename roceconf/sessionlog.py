@@ -115,6 +115,32 @@ def _handler(h: logging.Handler, level: int) -> logging.Handler:
     return h
 
 
+class _LogFile(logging.FileHandler):
+    """The session log file: a write that fails (full or read-only storage) is remembered, in one line, and
+    the file is left alone from then on; never a traceback on stderr."""
+
+    failed: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        e = sys.exc_info()[1]
+        if isinstance(e, OSError) and self.failed is None:
+            self.failed = f"{self.baseFilename}: {e.strerror or e}"
+            return
+        if not isinstance(e, OSError):
+            super().handleError(record)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.failed is None:
+            super().emit(record)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except OSError as e:
+            self.failed = self.failed or f"{self.baseFilename}: {e.strerror or e}"
+            self.stream = None  # type: ignore[assignment]
+
+
 class Session:
     """The logging of one command-line run (see the module docstring)."""
 
@@ -140,7 +166,7 @@ class Session:
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             self.path = d / f"roceconf-{stamp}-{command}-{os.getpid()}.log"
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
-            self.handlers.append(_handler(logging.FileHandler(self.path, encoding="utf-8"), logging.DEBUG))
+            self.handlers.append(_handler(_LogFile(self.path, encoding="utf-8"), logging.DEBUG))
         if not self.handlers:
             return self
         for name in ("roceconf", *(LIBRARIES if debug else ())):
@@ -155,19 +181,23 @@ class Session:
         log.info("roceconf %s: %s", version, " ".join(scrub_argv(argv)))
         log.debug("python %s, cwd %s", sys.version.split()[0], os.getcwd())
 
-    def finish(self, exit_code: int | str | None) -> None:
+    def finish(self, exit_code: int | str | None) -> str | None:
+        """Close the log; the reason it could not be written in full (``FILE: reason``), else None."""
         if not self.handlers:
-            return
+            return None
         log.info("exit %s after %.3f s", exit_code, time.monotonic() - self.t0)
         for name, level in self.levels.items():
             lg = logging.getLogger(name)
             lg.setLevel(level)
             for h in self.handlers:
                 lg.removeHandler(h)
+        failed = None
         for h in self.handlers:
             h.close()
+            failed = failed or getattr(h, "failed", None)
         self.handlers = []
         self.levels = {}
+        return failed
 
 
 @contextmanager

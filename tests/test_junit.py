@@ -103,6 +103,17 @@ def test_acceptance_writes_valid_junit(schema: etree.XMLSchema) -> None:
     assert doc.get("errors") == "0" and doc.find(".//failure") is not None
 
 
+def test_an_unjudged_acceptance_verdict_writes_valid_junit_that_fails(schema: etree.XMLSchema) -> None:
+    """Without a plan nothing is judged: each test is a skipped case and one more case fails (never a pass)."""
+    results = ROOT / "tests" / "fixtures" / "acceptance" / "nccl-tests"
+    verdict = judge([results / "constructed-j3-all-reduce-tc0.json", results / "issue-252-all-reduce-ring.txt"])
+    assert verdict.tests and not verdict.judged
+    doc = assert_valid(schema, ACCEPTANCE["junit"](verdict))
+    assert len(doc.findall(".//skipped")) == len(verdict.tests)
+    assert doc.find("testcase[@name='judged']/failure") is not None
+    assert doc.get("tests") == str(len(verdict.tests) + 1) and doc.get("failures") == "1"
+
+
 @pytest.mark.parametrize("bad", [*BAD, BAD])
 def test_device_text_never_makes_the_file_invalid(schema: etree.XMLSchema, bad: str) -> None:
     """Control characters, non-characters and lone surrogates in names and messages are written as visible

@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "counters",
             "diagnostics",
             "gcpolicy",
+            "jsontext",
             "limits",
             "names",
             "outdir",
@@ -45,7 +46,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("reports", ("reports", "compile")),
     ("readers", ("drift", "plan")),
     ("audits", ("health", "fabric", "acceptance", "apply", "demo")),
-    ("commands", ("findings", "docgen", "cli_common", "cli_acceptance", "cli")),
+    ("commands", ("findings", "docgen", "clierrors", "cli_common", "cli_acceptance", "cli")),
 ]
 
 #: What the platform drivers must never reach, not even inside a function.

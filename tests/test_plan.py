@@ -328,11 +328,13 @@ def test_git_revision_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     # a revision against the working tree file
     intent.write_text(BASE.read_text())
     assert _cli("base:fabric/intent.yml", "fabric/intent.yml", "--detailed-exitcode")[0] == 0
-    # missing revision or path: a clear error, exit 1
+    # missing revision or path: a clear error, exit 2 (invalid input; 1 with --detailed-exitcode)
     res = CliRunner().invoke(main, ["plan", "nope:fabric/intent.yml", "fabric/intent.yml"])
-    assert res.exit_code == 1 and "nope:fabric/intent.yml" in res.stderr and "nope" in res.stderr
+    assert res.exit_code == 2 and "nope:fabric/intent.yml" in res.stderr and "nope" in res.stderr
     res = CliRunner().invoke(main, ["plan", "main:fabric/missing.yml", "fabric/intent.yml"])
-    assert res.exit_code == 1 and "missing.yml" in res.stderr and "does not exist" in res.stderr
+    assert res.exit_code == 2 and "missing.yml" in res.stderr and "does not exist" in res.stderr
+    res = CliRunner().invoke(main, ["plan", "main:fabric/missing.yml", "fabric/intent.yml", "--detailed-exitcode"])
+    assert res.exit_code == 1 and "missing.yml" in res.stderr
 
 
 def test_git_revision_reads_cabling_tables_of_that_revision(

@@ -96,7 +96,7 @@ def test_all_errors_at_once_sorted_by_position(tmp_path: Path) -> None:
     p.write_text(
         "version: 1\nfabric: t\nqos:\n  classes:\n"
         "    - {name: roce, role: roce, dscp: [26], priority: 3, lossless: false}\n"
-        "    - {name: cnp, role: cnp, dscp: [48, 26], priority: 6}\n"
+        "    - {name: cnp, role: cnp, dscp: [48, 26], priority: 6, scheduling: {mode: dwrr, weight_percent: 10}}\n"
         "ecmp:\n  fields: [src_ip]\ndevices: []\n"
     )
     res = CliRunner().invoke(main, ["validate", "--format", "json", str(p)])

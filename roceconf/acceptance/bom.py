@@ -12,13 +12,13 @@ from __future__ import annotations
 import concurrent.futures as cf
 import hashlib
 import importlib
-import json
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from roceconf import limits, platforms
+from roceconf import jsontext, limits, platforms
+from roceconf.diagnostics import BadInput
 from roceconf.drift.collect import (
     CollectError,
     Target,
@@ -158,14 +158,14 @@ class BaselineFinding:
         return asdict(self)
 
 
-class BaselineError(ValueError):
+class BaselineError(BadInput):
     """A baseline or BOM file that cannot be used; the message names the file."""
 
 
 def load_json(path: str | Path, what: str) -> dict[str, Any]:
     p = Path(path)
     try:
-        data = json.loads(read_text(p, limits.MAX_JSON_BYTES, encoding="utf-8"))
+        data = jsontext.loads(read_text(p, limits.MAX_JSON_BYTES, encoding="utf-8"))
     except InputFileError as e:
         raise BaselineError(f"{p}: cannot read the {what}: {e.reason}") from None
     except ValueError as e:
@@ -175,12 +175,17 @@ def load_json(path: str | Path, what: str) -> dict[str, Any]:
     return data
 
 
-def record(verdict: dict[str, Any], bom: dict[str, Any], *, force: bool = False) -> dict[str, Any]:
-    """The acceptance baseline: the verdict that passed and the BOM it was measured on."""
+def record(
+    verdict: dict[str, Any], bom: dict[str, Any], *, force: bool = False, files: tuple[str, str] = ("verdict", "BOM")
+) -> dict[str, Any]:
+    """The acceptance baseline: the verdict that passed and the BOM it was measured on (``files``: the
+    verdict's and the BOM's file names, for the messages)."""
+    vf, bf = files
     if not isinstance(bom.get("devices"), dict):
-        raise BaselineError("the BOM has no 'devices' (write it with `roceconf bom`)")
-    if "passed" not in verdict or "tests" not in verdict:
-        raise BaselineError("the verdict has no 'passed'/'tests' (write it with `roceconf acceptance verdict --format json`)")
+        raise BaselineError(f"{bf}: devices: missing; not a BOM (write it with `roceconf bom`)")
+    check_bom_devices(bom["devices"], f"{bf}: devices")
+    if not isinstance(verdict.get("passed"), bool) or not isinstance(verdict.get("tests"), list):
+        raise BaselineError(f"{vf}: passed / tests: a true/false and a list are expected; not a verdict (write it with `roceconf acceptance verdict --format json`)")
     if not verdict["passed"] and not force:
         raise BaselineError("the verdict did not pass: a failed acceptance test is no baseline (--force records it anyway)")
     unread = sorted(n for n, d in bom["devices"].items() if isinstance(d, dict) and d.get("status") != "read")
@@ -269,9 +274,28 @@ __all__ = [
 def load_baseline(path: str | Path) -> dict[str, Any]:
     """An acceptance baseline file (``acceptance record``), checked before anything is read."""
     data = load_json(path, "acceptance baseline")
-    if not isinstance((data.get("bom") or {}).get("devices"), dict):
+    bom = data.get("bom")
+    if not isinstance(bom, dict) or not isinstance(bom.get("devices"), dict):
         raise BaselineError(f"{path}:1: not an acceptance baseline (no bom.devices; write it with `roceconf acceptance record`)")
+    check_bom_devices(bom["devices"], f"{path}: bom.devices")
+    if not isinstance(data.get("verdict", {}), dict):
+        raise BaselineError(f"{path}: verdict: an object is expected (write it with `roceconf acceptance record`)")
     return data
+
+
+def check_bom_devices(devices: dict[str, Any], where: str) -> None:
+    """Every device entry of a BOM is an object with the fields' types `roceconf bom` writes (BaselineError
+    naming the field otherwise)."""
+    for name, d in devices.items():
+        if not isinstance(d, dict):
+            raise BaselineError(f"{where}.{name}: an object is expected, not {type(d).__name__}")
+        for key, types in (("facts", (dict, type(None))), ("status", (str, type(None))),
+                           ("config_sha256", (str, type(None))), ("reason", (str, type(None)))):
+            if not isinstance(d.get(key), types):
+                raise BaselineError(f"{where}.{name}.{key}: {type(d.get(key)).__name__} is not what `roceconf bom` writes")
+        nics = (d.get("facts") or {}).get("nics")
+        if not isinstance(nics, dict | None) or not all(isinstance(v, dict) for v in (nics or {}).values()):
+            raise BaselineError(f"{where}.{name}.facts.nics: an object of objects is expected")
 
 
 def baseline_block(

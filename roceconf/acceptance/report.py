@@ -76,7 +76,7 @@ def to_json(v: Verdict) -> str:
 def to_text(v: Verdict) -> str:
     c = v.counts
     lines = [
-        f"acceptance verdict{f' for fabric {_p(v.plan)}' if v.plan else ''}: {'PASS' if v.passed else 'FAIL'} "
+        f"acceptance verdict{f' for fabric {_p(v.plan)}' if v.plan else ''}: {v.headline} "
         f"({c['pass']} passed, {c['fail']} failed, {c['missing']} missing, {c['unjudged']} not judged; "
         f"{c['findings_warning']} warning(s))"
     ]
@@ -95,7 +95,7 @@ def to_text(v: Verdict) -> str:
 
 def to_markdown(v: Verdict) -> str:
     lines = [
-        f"## Acceptance verdict{f' — `{_md(v.plan)}`' if v.plan else ''}: **{'PASS' if v.passed else 'FAIL'}**",
+        f"## Acceptance verdict{f' — `{_md(v.plan)}`' if v.plan else ''}: **{v.headline}**",
         "",
         "| test | status | figures |",
         "|---|---|---|",
@@ -112,7 +112,9 @@ def to_markdown(v: Verdict) -> str:
 
 def to_junit(v: Verdict) -> str:
     suite = junit.suite(None, "roceconf-acceptance")
-    junit.totals(suite, len(v.tests), sum(1 for t in v.tests if t.status in ("fail", "missing")), 0)
+    failed = sum(1 for t in v.tests if t.status in ("fail", "missing"))
+    # a verdict that judged nothing gets one more case, failed: "judged"
+    junit.totals(suite, len(v.tests) + (not v.judged), failed + (not v.judged), 0)
     by_test: dict[str, list[str]] = {}
     for f in v.findings:
         by_test.setdefault(f.test, []).append(f"{f.severity}[{f.rule}]: {f.message}")
@@ -121,8 +123,16 @@ def to_junit(v: Verdict) -> str:
         msgs = by_test.get(t.id, [])
         if t.status in ("fail", "missing"):
             junit.failure(case, msgs[0] if msgs else t.status, text="\n".join(msgs))
-        elif msgs:
-            junit.output(case, "\n".join(msgs))
+        else:
+            if t.status == "unjudged":
+                junit.skipped(case, "not judged: no plan gives this test a pass mark")
+            if msgs:
+                junit.output(case, "\n".join(msgs))
+    if not v.judged:  # nothing judged is never a pass: a CI reading only the JUnit sees a failure too
+        case = junit.case(suite, "verdict", "judged")
+        junit.failure(
+            case, "no test was judged: give the plan (--plan PLAN.json) the results were run from", text="NOT JUDGED"
+        )
     return junit.finish(suite)
 
 

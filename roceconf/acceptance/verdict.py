@@ -59,10 +59,28 @@ class Verdict:
     findings: list[Finding]
 
     @property
+    def judged(self) -> bool:
+        """Some planned test was judged against its pass mark (without a plan, or a plan of no tests, none is)."""
+        return any(t.status != "unjudged" for t in self.tests)
+
+    @property
     def passed(self) -> bool:
-        return not any(f.severity == "fail" for f in self.findings) and not any(
+        """Every judged test passed and something was judged: nothing judged is never a pass."""
+        return (
+            self.judged
+            and not any(f.severity == "fail" for f in self.findings)
+            and not any(t.status in ("fail", "missing") for t in self.tests)
+        )
+
+    @property
+    def headline(self) -> str:
+        """PASS, FAIL or NOT JUDGED (no test judged against a plan: exit 1 all the same)."""
+        if self.passed:
+            return "PASS"
+        failed = any(f.severity == "fail" for f in self.findings) or any(
             t.status in ("fail", "missing") for t in self.tests
         )
+        return "FAIL" if failed or self.judged else "NOT JUDGED"
 
     @property
     def exit_code(self) -> int:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roceconf import limits, platforms
+from roceconf import jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
@@ -189,7 +189,7 @@ def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
     if not os.path.lexists(path):
         raise CollectError(f"no saved counters {path.name} in {path.parent}", retry=False)
     try:
-        data = json.loads(read_text(path, limits.MAX_JSON_BYTES, encoding="utf-8"))
+        data = jsontext.loads(read_text(path, limits.MAX_JSON_BYTES, encoding="utf-8"))
     except InputFileError as e:
         raise CollectError(str(e), retry=False) from None
     except ValueError as e:

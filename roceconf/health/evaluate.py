@@ -7,6 +7,7 @@ every interval) that every report format - and an HTML report - is drawn from.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -213,8 +214,8 @@ def intervals(snaps: list[Snapshot], port: str) -> list[Interval]:
         pa, pb = a.ports.get(port), b.ports.get(port)
         ta = a.time_of(port)
         dt = b.time_of(port) - ta
-        if pa is None or pb is None or dt <= 0:
-            continue
+        if pa is None or pb is None or not (math.isfinite(ta) and math.isfinite(dt) and dt > 0):
+            continue  # equal, reversed or non-numeric times give no rate (never a rate of zero)
         inv = 1.0 / dt
         iv = Interval(ta, dt)
         reset: list[str] = []
@@ -491,11 +492,35 @@ def evaluate_device(dev: DeviceSpec, snaps: list[Snapshot], th: R.Thresholds = R
     s = dev.settings
     lossless = set(s.lossless_priorities)
     ecn = {c.priority for c in s.classes if c.ecn is not None}
+    timeless = []
     for name in seen:
         ph = PortHealth(name, intervals=intervals(snaps, name), last=snaps[-1].ports[name])
+        if not ph.intervals:
+            timeless.append(name)
+            continue
         _port_rules(dev, ph, th, lossless, ecn)
         res.ports[name] = ph
+    if timeless and not res.ports:
+        res.status = "unknown"
+        res.reason = f"the samples yield no valid rate: {_times_problem(snaps)}"
+    elif timeless:
+        res.warnings.append("no valid rate for port(s) " + ", ".join(timeless) + f": {_times_problem(snaps)}")
     return res
+
+
+def _times_problem(snaps: list[Snapshot]) -> str:
+    """Why consecutive samples give no rate, in words (their times)."""
+    times = [s.taken_at for s in snaps]
+    shown = ", ".join(repr(t) for t in times[:4]) + (", ..." if len(times) > 4 else "")
+    if not all(math.isfinite(t) for t in times):
+        why = "a sample time is not a number"
+    elif any(b == a for a, b in zip(times, times[1:], strict=False)):
+        why = "samples taken at the same time"
+    elif any(b < a for a, b in zip(times, times[1:], strict=False)):
+        why = "sample times go backwards"
+    else:
+        why = "per-port times are equal, reversed or not numbers"
+    return f"{why} (taken_at {shown})"
 
 
 def evaluate(

@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
@@ -257,13 +257,24 @@ def _deep_merge(base: dict, over: dict, prefix: str, origin: dict[str, Path_], o
     return out
 
 
+#: the scheduling a class takes when the intent states none (docs/intent.md, TrafficClass.scheduling)
+DEFAULT_SCHEDULING = {"cnp": {"mode": "strict", "weight_percent": None}}
+
+
+def _class_defaults(c: dict) -> dict:
+    """A class as the intent states it, with the documented defaults it leaves out (a CNP class is strict)."""
+    if c.get("scheduling") is None and c.get("role") in DEFAULT_SCHEDULING:
+        c["scheduling"] = dict(DEFAULT_SCHEDULING[c["role"]])
+    return c
+
+
 def _base_settings(intent: Intent) -> tuple[dict, dict[str, Path_]]:
     base = {
         "mtu": intent.mtu.model_dump(),
         "ecmp": intent.ecmp.model_dump(),
         "pfc_watchdog": intent.qos.pfc_watchdog.model_dump(),
         "nic": intent.nic.model_dump(),
-        "classes": {c.name: c.model_dump() for c in intent.qos.classes},
+        "classes": {c.name: _class_defaults(c.model_dump()) for c in intent.qos.classes},
     }
     origin: dict[str, Path_] = {
         "mtu.switch_port": ("mtu", "switch_port"),
@@ -313,6 +324,12 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
     base = _settings(intent, [])
     fab = Fabric(file=file, intent=intent, positions=pos, devices={}, links=[], base_settings=base)
     cache: dict[tuple, Settings] = {("", (), None): base}
+    try:
+        max_itf, max_links = limits.fabric_limit("interfaces"), limits.fabric_limit("links")
+    except ValueError as e:
+        fab.diag(("devices",), "error", "RC026", str(e), "unset it or give the limit as a number")
+        _stop(fab)
+    interfaces = 0
     for di, dev in enumerate(intent.devices):
         dpath: Path_ = ("devices", di)
         try:
@@ -412,6 +429,19 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 "",
             )
             continue
+        # the product is bounded before any device of the entry is made (each limit alone is not enough)
+        interfaces += len(dnames) * len(ports)
+        if interfaces > max_itf:
+            fab.diag(
+                dpath + ("name",),
+                "error",
+                "RC026",
+                f"{excerpt(dev.name)} makes {len(dnames)} device(s) x {len(ports)} interface(s): "
+                f"{interfaces} interfaces in the intent so far, over the limit of {max_itf}",
+                f"split the fabric into several intents, or raise the limit with "
+                f"{limits.SIZE_ENV['interfaces']}=N",
+            )
+            _stop(fab)
         for name in dnames:
             if name in fab.devices:
                 fab.diag(
@@ -436,12 +466,27 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
             )
     _check_identifiers(fab)
     for li, spec in enumerate(intent.links):
-        _expand_link(fab, spec, ("links", li))
-        if len(fab.links) > limits.MAX_LINKS:
-            fab.diag(("links", li), "error", "RC022", f"more than {limits.MAX_LINKS} links", "")
-            del fab.links[limits.MAX_LINKS :]
-            break
+        _expand_link(fab, spec, ("links", li), max_links)
+        if len(fab.links) > max_links:
+            _too_many_links(fab, ("links", li), len(fab.links), max_links)
     return fab
+
+
+def _stop(fab: Fabric) -> NoReturn:
+    """A fabric over its size limit (RC026) is not checked further: what was expanded of it would only give
+    follow-on errors (links to devices never made), and a plan of it would remove every device."""
+    raise DiagnosticError([d for d in fab.diagnostics if d.severity == "error"])
+
+
+def _too_many_links(fab: Fabric, path: Path_, n: int, limit: int) -> NoReturn:
+    fab.diag(
+        path,
+        "error",
+        "RC026",
+        f"{n} links in the intent with this entry, over the limit of {limit}",
+        f"split the fabric into several intents, or raise the limit with {limits.SIZE_ENV['links']}=N",
+    )
+    _stop(fab)
 
 
 def _range_code(e: RangeError) -> str:
@@ -481,7 +526,9 @@ def _check_identifiers(fab: Fabric) -> None:
     _names_ok(fab, ("fabric",), i.fabric, [i.fabric], names.DEVICE, "RC017", "fabric")
 
 
-def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
+def _expand_link(fab: Fabric, spec: Any, path: Path_, max_links: int = limits.MAX_LINKS) -> None:
+    """Expand one link entry into ``fab.links``; DiagnosticError (RC026) when the links would exceed
+    ``max_links``, checked before a pattern is expanded."""
     given = [k for k in ("a", "rail", "mesh", "csv") if getattr(spec, k) is not None]
     if len(given) != 1 or (spec.a is None) != (spec.b is None):
         fab.diag(
@@ -515,9 +562,8 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
                 expand_names(r.leaves),
                 expand_interfaces(r.leaf_ports),
             )
-            if len(hosts) * len(nics) + len(fab.links) > limits.MAX_LINKS:
-                fab.diag(path + ("rail",), "error", "RC022", f"more than {limits.MAX_LINKS} links")
-                return
+            if len(hosts) * len(nics) + len(fab.links) > max_links:
+                _too_many_links(fab, path + ("rail",), len(hosts) * len(nics) + len(fab.links), max_links)
             if len(leaves) != len(nics):
                 fab.diag(
                     path + ("rail",),
@@ -547,9 +593,8 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
                 expand_names(m.upper),
                 expand_interfaces(m.upper_ports),
             )
-            if len(lower) * len(upper) + len(fab.links) > limits.MAX_LINKS:
-                fab.diag(path + ("mesh",), "error", "RC022", f"more than {limits.MAX_LINKS} links")
-                return
+            if len(lower) * len(upper) + len(fab.links) > max_links:
+                _too_many_links(fab, path + ("mesh",), len(lower) * len(upper) + len(fab.links), max_links)
             if len(lp) < len(upper) or len(up) < len(lower):
                 fab.diag(
                     path + ("mesh",),
@@ -563,12 +608,12 @@ def _expand_link(fab: Fabric, spec: Any, path: Path_) -> None:
                 for j, u in enumerate(upper):
                     fab.links.append(Link(LinkEnd(lo, lp[j]), LinkEnd(u, up[i]), m.cable, path))
         else:
-            _load_csv(fab, spec.csv, path)
+            _load_csv(fab, spec.csv, path, max_links)
     except RangeError as e:
         fab.diag(path, "error", _range_code(e), str(e), "")
 
 
-def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
+def _load_csv(fab: Fabric, rel: str, path: Path_, max_links: int = limits.MAX_LINKS) -> None:
     p, why = guards.confine(fab.file, rel)
     if p is None:
         fab.diag(path + ("csv",), "error", "RC018", f"cabling table refused: {why}")
@@ -588,9 +633,8 @@ def _load_csv(fab: Fabric, rel: str, path: Path_) -> None:
     shown = str(Path(fab.file).parent / rel)
     rows = csv.reader(text.splitlines())
     for n, row in enumerate(rows, start=1):
-        if len(fab.links) > limits.MAX_LINKS:
-            fab.diag(path + ("csv",), "error", "RC022", f"more than {limits.MAX_LINKS} links")
-            return
+        if len(fab.links) > max_links:
+            _too_many_links(fab, path + ("csv",), len(fab.links), max_links)
         if (
             not row
             or row[0].startswith("#")

@@ -5,6 +5,7 @@ The rule table is registered by ``roceconf.intent.rules`` so ``docs/rules.md`` l
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -75,9 +76,19 @@ HARDENING_RULES: list[tuple[str, str, str, str, str]] = [
         "RC022",
         "error",
         "Range or pattern too large",
-        f"at most {limits.MAX_DEVICES} devices, {limits.MAX_PORTS} interfaces per device, "
-        f"{limits.MAX_LINKS} links",
+        f"at most {limits.MAX_DEVICES} devices, {limits.MAX_PORTS} interfaces per device (RC026: the "
+        "whole fabric)",
         "a typo such as Ethernet1/1-999999 would exhaust memory",
+    ),
+    (
+        "RC026",
+        "error",
+        "Fabric too large once expanded",
+        f"at most {limits.MAX_INTERFACES} interfaces of all devices together and {limits.MAX_LINKS} links; "
+        f"split the fabric, or raise the limits with {limits.SIZE_ENV['interfaces']}=N / "
+        f"{limits.SIZE_ENV['links']}=N",
+        "a short intent within every other limit (65,536 devices x 4,096 interfaces) expands to 268 M "
+        "interfaces: minutes of checks and hundreds of GB of configs; the size is checked before expanding",
     ),
     (
         "RC023",
@@ -112,6 +123,8 @@ def confine(intent_file: str | Path, rel: str) -> tuple[Path | None, str]:
     that directory (or the git work tree the intent is in) and no allowed directory holds it.
 
     Returns (resolved path, "") or (None, reason)."""
+    if "\0" in rel:
+        return None, f"{rel!r} has a NUL byte (no file name can)"
     base = Path(intent_file).resolve().parent
     target = (base / rel).resolve()
     roots = [_repository_root(base) or base]
@@ -188,7 +201,7 @@ def load_asic_table(path: str | Path) -> dict:
             v = row.get(k)
             if v is None:
                 continue
-            if isinstance(v, bool) or not isinstance(v, int | float) or v <= 0:
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
                 problems.append(
                     Diagnostic(
                         file,
@@ -196,7 +209,7 @@ def load_asic_table(path: str | Path) -> dict:
                         1,
                         "error",
                         "RC024",
-                        f"{excerpt(asic, 40)[1:-1]}.{k} must be a positive number (got {excerpt(v, 20)[1:-1]})",
+                        f"{excerpt(asic, 40)[1:-1]}.{k} must be a positive finite number (got {excerpt(v, 20)[1:-1]})",
                         "",
                     )
                 )

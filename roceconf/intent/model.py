@@ -114,7 +114,11 @@ class TrafficClass(_M):
     priority: Priority = Field(examples=[3])
     lossless: bool = Field(False, description="PFC no-drop on this priority")
     ecn: Ecn | None = Field(None, description="ECN marking thresholds; none = no ECN on this class")
-    scheduling: Scheduling | None = Field(None, description="Egress scheduling of this class")
+    scheduling: Scheduling | None = Field(
+        None,
+        description="Egress scheduling of this class; a `cnp` class without one is strict priority "
+        "(`{mode: strict}`), the others keep the device's default",
+    )
 
 
 class PfcWatchdog(_M):

@@ -14,7 +14,7 @@ TTL or on SIGTERM / SIGINT. On exit it removes the inventory file if it created 
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import os
 import re
 import signal
@@ -22,8 +22,8 @@ import sys
 import threading
 from pathlib import Path
 
-from roceconf import outdir
-from roceconf.lab.device import HOST_PLATFORMS, PLATFORMS
+from roceconf import jsontext, outdir
+from roceconf.lab.device import FAULTS, HOST_PLATFORMS, PLATFORMS
 from roceconf.lab.server import Lab
 
 _EXT = {".set": "junos", ".json": "sonic", ".yaml": "nvue", ".yml": "nvue"}
@@ -34,7 +34,7 @@ def sniff_platform(path: Path, text: str) -> str | None:
     ext = path.suffix.lower()
     if ext == ".json":
         try:
-            data = json.loads(text) if text.strip() else {}
+            data = jsontext.loads(text) if text.strip() else {}
         except ValueError:
             return None
         if isinstance(data, dict) and data.get("platform") in HOST_PLATFORMS:
@@ -122,6 +122,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     overrides = dict(item.split("=", 1) for item in args.platform)
     faults = dict(item.split("=", 1) for item in args.fault)
+    if not math.isfinite(args.ttl) or args.ttl < 0:
+        print(f"lab: --ttl {args.ttl}: a number of seconds (0 or more) is expected", file=sys.stderr)
+        return 2
+    for name, fault in faults.items():
+        if fault not in FAULTS:
+            print(f"lab: --fault {name}={fault}: unknown fault; known: {', '.join(FAULTS)}", file=sys.stderr)
+            return 2
+    for name, platform in overrides.items():
+        if platform not in PLATFORMS:
+            print(f"lab: --platform {name}={platform}: unknown platform; known: {', '.join(PLATFORMS)}", file=sys.stderr)
+            return 2
 
     stop = threading.Event()
 
@@ -133,11 +144,19 @@ def main(argv: list[str] | None = None) -> int:
 
     lab = Lab(username, password)
     try:
-        for name, platform, text in collect(args.configs, overrides):
+        found = collect(args.configs, overrides)
+        for name, platform, text in found:
             lab.add(name, platform, text, fault=faults.get(name))
         lab.set_scenarios(args.scenario)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:  # UnicodeDecodeError of a config file included
         print(f"lab: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"lab: {exc.filename or args.configs}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    unknown = sorted((set(faults) | set(overrides)) - {name for name, _p, _t in found})
+    if unknown:  # a misspelt device name would leave the fault or platform silently unused
+        print(f"lab: no config for device {unknown[0]!r} named by --fault / --platform in {args.configs}", file=sys.stderr)
         return 2
     created = not args.inventory_out.exists()
     with lab:

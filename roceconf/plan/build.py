@@ -22,6 +22,7 @@ from roceconf.plan.model import (
     PlanChange,
     PlanCounts,
     PlanDiagnostic,
+    PlanError,
     PlanSide,
 )
 from roceconf.plan.rules import DisruptionRule, classify
@@ -630,5 +631,14 @@ def _introduced(old: list[Diagnostic], new: list[Diagnostic]) -> list[PlanDiagno
 def plan_specs(old: str, new: str, cwd: str | Path | None = None) -> Plan:
     """Plan between two sides given as file paths or ``REV:PATH`` (raises :class:`PlanError`)."""
     fa = read_intent(old, cwd)
+    # an OLD that could not be expanded in full (RC0xx: names, ranges, links, tables) lacks devices, ports or
+    # links, which the plan would show as added: nothing true can be planned from it. Its semantic findings
+    # (RC1xx) are compared with NEW's as usual.
+    errors = [d for d in fa.diagnostics if d.severity == "error" and d.code.startswith("RC0")]
+    if errors:
+        msgs = [d.format() for d in errors[:2]]
+        raise PlanError(
+            [*msgs, f"error: {old}: OLD cannot be expanded in full ({len(errors)} error(s)); a plan needs a valid OLD"]
+        )
     fb = read_intent(new, cwd)
     return build_plan(fa, fb, old, new)

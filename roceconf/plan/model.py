@@ -16,7 +16,8 @@ FORMAT_VERSION = 1
 
 
 class PlanError(Exception):
-    """A side of the plan cannot be read or loaded (exit 1). ``messages`` are printed one per line."""
+    """A side of the plan cannot be read or loaded, or OLD is invalid (exit 2; 1 with --detailed-exitcode).
+    ``messages`` are printed one per line."""
 
     def __init__(self, messages: list[str]):
         self.messages = messages

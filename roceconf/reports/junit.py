@@ -2,7 +2,7 @@
 ``artifacts:reports:junit``, Jenkins, the GitHub test-report actions) and valid against Jenkins' ``junit-10.xsd``.
 
 Every command's JUnit output is built with the helpers here (:func:`suites`, :func:`suite`, :func:`case`,
-:func:`failure`, :func:`error`, :func:`output`, :func:`totals`) and written by :func:`finish`, which makes any
+:func:`failure`, :func:`error`, :func:`skipped`, :func:`output`, :func:`totals`) and written by :func:`finish`, which makes any
 text safe for XML: a character XML 1.0 cannot carry (a control character read from a device, a lone surrogate)
 is written as a visible escape, so device text can never make the file invalid. The reports of the domain
 modules (drift, health, acceptance) say what their cases are; this module says how JUnit is written.
@@ -65,6 +65,11 @@ def failure(parent: ET.Element, message: str, type: str | None = None, text: str
 def error(parent: ET.Element, message: str, type: str) -> ET.Element:  # noqa: A002
     """The case could not be judged (a device not read): never a pass."""
     return ET.SubElement(parent, "error", message=message, type=type)
+
+
+def skipped(parent: ET.Element, message: str) -> ET.Element:
+    """The case was not judged (nothing says what passes): never a pass, not a failure of its own."""
+    return ET.SubElement(parent, "skipped", message=message)
 
 
 def output(parent: ET.Element, text: str) -> None:

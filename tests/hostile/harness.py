@@ -47,10 +47,12 @@ class Outcome:
         return self.stdout + self.stderr
 
 
-def _limit() -> None:  # runs in the child before exec
+def _limit(fsize: int | None = None) -> None:  # runs in the child before exec
     os.setsid()
     resource.setrlimit(resource.RLIMIT_AS, (_AS_CAP, _AS_CAP))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if fsize is not None:  # storage that is full for this process: a write past FSIZE bytes fails (EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
 
 
 def run(
@@ -59,8 +61,10 @@ def run(
     env: dict[str, str] | None = None,
     stdin: bytes | None = None,
     timeout: float = TIMEOUT_S,
+    fsize: int | None = None,
 ) -> Outcome:
-    """Run ``python -m roceconf.cli ARGS`` as a user would, bounded in time and memory."""
+    """Run ``python -m roceconf.cli ARGS`` as a user would, bounded in time and memory (``fsize``: the
+    largest file the run may write, bytes, to act out full storage)."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", **(env or {})}
     full_env.pop("ROCECONF_HOSTILE_LOG", None)
     start = time.monotonic()
@@ -71,7 +75,7 @@ def run(
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=_limit,  # noqa: PLW1509 - the limits must be set in the child
+        preexec_fn=_limit if fsize is None else (lambda: _limit(fsize)),  # noqa: PLW1509 - set in the child
     )
     chunks: dict[str, bytes] = {}
 

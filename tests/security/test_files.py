@@ -77,7 +77,7 @@ def test_asic_table_with_negative_cell_size(tmp_path: Path) -> None:
         )
         assert res.exit_code == 2, res.output
         (line,) = errors(res.output)
-        assert "error[RC024]: tomahawk4.cell_bytes must be a positive number (got -1)" in line
+        assert "error[RC024]: tomahawk4.cell_bytes must be a positive finite number (got -1)" in line
 
 
 def test_asic_table_errors_do_not_echo_the_file(tmp_path: Path) -> None:
