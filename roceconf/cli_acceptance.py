@@ -14,6 +14,9 @@ from typing import Any
 
 import click
 
+from roceconf import cli_slices
+from roceconf.cli_slices import slice_options
+
 EXIT_INVALID = 2
 
 
@@ -156,12 +159,13 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
     @_output_option("bill of materials")
     @click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
     @click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
+    @slice_options
     @guarded
     def bom(intent: str, inventory: str, device: str | None, fmt: str | None, output: str | None, workers: int,
-            timeout: float) -> None:
+            timeout: float, slice_spec: str | None = None, results_dir: str | None = None) -> None:
         """Bill of materials of every device (model, OS, NIC firmware, drivers, NCCL/CUDA, config hash).
         Exit 0, 2 invalid input, 3 some device could not be read."""
-        from roceconf.acceptance.bom import collect
+        from roceconf.acceptance.bom import bom_text, collect
         from roceconf.compile import load_valid
         from roceconf.drift.collect import CollectError
         from roceconf.reports import resolve_format, to_data
@@ -170,27 +174,15 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
         fab = load_valid(intent)
         if device is not None and device not in fab.devices:
             _fail(f"no device named '{device}' in the intent")
+        sliced = cli_slices.choose(fab, slice_spec, results_dir, inventory, device)
         try:
-            data = collect(fab, inventory, workers=workers, timeout=timeout, device=device)
+            data = collect(fab, inventory, workers=workers, timeout=timeout,
+                           device=sliced.devices if sliced is not None else device)
         except CollectError as e:
             _fail(str(e))
-        if fmt == "text":
-            lines = []
-            for name, d in data["devices"].items():
-                if d["status"] != "read":
-                    lines.append(f"{name}: unknown ({d['reason']})")
-                    continue
-                f = d["facts"]
-                if f.get("kind") == "host":
-                    nics = ", ".join(f"{k} {v.get('rdma_device')} {v.get('driver')} fw {v.get('firmware')}"
-                                     for k, v in (f.get("nics") or {}).items())
-                    lines.append(f"{name}: kernel {f.get('kernel')}, OFED {f.get('ofed')}, NCCL {f.get('nccl')}, "
-                                 f"CUDA {f.get('cuda')}; {nics}")
-                else:
-                    lines.append(f"{name}: {f.get('vendor')} {f.get('model')} {f.get('os')} {f.get('version')}")
-            text = "\n".join(lines) + "\n"
-        else:
-            text = to_data(data, fmt)
+        if sliced is not None:
+            cli_slices.save(sliced, "bom", to_data(data, "json"))
+        text = bom_text(data) if fmt == "text" else to_data(data, fmt)
         _emit(text, output)
         sys.exit(3 if any(d["status"] != "read" for d in data["devices"].values()) else 0)
 

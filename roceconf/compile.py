@@ -120,9 +120,10 @@ def write_render(
     return outdir.write_set(files, d, complete=complete, extra_stale=extra)
 
 
-def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
-    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config.
-    Returns the names whose content changed."""
+def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = False) -> list[str]:
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config
+    (``private``: mode 0600; else the umask decides, see ``outdir.write_file``). Returns the names whose
+    content changed."""
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     changed = []
@@ -133,7 +134,7 @@ def write_outputs(files: dict[str, str], out_dir: str | Path) -> list[str]:
                 continue
         except (OSError, UnicodeDecodeError):
             pass
-        outdir.write_file(p, text)
+        outdir.write_file(p, text, private=private)
         changed.append(name)
     return changed
 

@@ -292,14 +292,32 @@ def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifes
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def write_file(path: str | Path, text: str) -> None:
-    """Write one file atomically (temp file + fsync + rename), e.g. a report."""
+def _umask() -> int:
+    """The process umask, read without changing it (Linux ``/proc``), else set and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_file(path: str | Path, text: str, private: bool = False) -> None:
+    """Write one file atomically (temp file + fsync + rename), e.g. a report. A report honours the umask
+    (0644 under umask 022, so a metrics collector running as another user can read it); ``private`` files
+    (device configs and raw device outputs) stay 0600."""
     p = Path(path)
     d = p.parent if str(p.parent) else Path(".")
     target = contained(d, p.name)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".roceconf-tmp", dir=d)
+        if not private:
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()

@@ -132,6 +132,8 @@ class Session:
             d.mkdir(parents=True, exist_ok=True)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             self.path = d / f"roceconf-{stamp}-{command}-{os.getpid()}.log"
+            # the log holds device commands and outputs: 0600 whatever the umask (created before the handler)
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
             self.handlers.append(_handler(logging.FileHandler(self.path, encoding="utf-8"), logging.DEBUG))
         if not self.handlers:
             return self
