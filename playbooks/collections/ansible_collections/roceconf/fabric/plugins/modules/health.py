@@ -95,7 +95,7 @@ options:
     default: []
   job_id:
     description:
-      - AWX's C(awx_job_id). Given, this run is one slice: its reports and counters go to
+      - AWX's C(awx_job_id). Given, this run is one slice - its reports and counters go to
         C(dest/<date>/slices/awx-<workflow_job_id>/job-<job_id>/) with a C(slice.json), never over another
         slice's. M(roceconf.fabric.merge) evaluates the slices' counters together (link partners included).
     type: str

@@ -84,13 +84,13 @@ options:
     description:
       - Every host of the inventory (C(groups['all'])). A device of the intent that is not among them is reported
         C(unknown) (not in the inventory), as C(roceconf drift --inventory) does. Not used for a slice
-        (O(job_id)): a slice's inventory holds its own hosts only, the merge reports the devices no slice had.
+        (O(job_id)) - a slice's inventory holds its own hosts only, the merge reports the devices no slice had.
     type: list
     elements: str
     default: []
   job_id:
     description:
-      - AWX's C(awx_job_id). Given, this run is one slice of a sliced job template (or one job of a workflow):
+      - AWX's C(awx_job_id). Given, this run is one slice of a sliced job template (or one job of a workflow) -
         its reports go to C(dest/<date>/slices/awx-<workflow_job_id>/job-<job_id>/) with a C(slice.json), never
         over another slice's, and only this slice's hosts are reported. M(roceconf.fabric.merge) (or
         C(roceconf report merge)) combines the slices into one fabric report.
