@@ -283,3 +283,29 @@ def test_cli_health_and_bom_slices_merge_into_the_unsliced_run(setup: Setup) -> 
     a.pop("generated_at"), b.pop("generated_at")
     a["devices"]["gpu4"].pop("reason"), b["devices"]["gpu4"].pop("reason")
     assert a == b
+
+
+def test_openssh_client_config_is_honoured(setup: Setup) -> None:
+    """`ansible_ssh_common_args: -F FILE`: the address, port and user come from the OpenSSH config (through netmiko's
+    ssh_config_file), as Ansible's ssh connection reads them; without it the same host cannot be reached."""
+    port = setup.inventory["all"]["hosts"]["spine1"]["ansible_port"]
+    cfg = setup.tmp / "ssh_config"
+    cfg.write_text(f"Host spine1.oob.invalid\n  HostName 127.0.0.1\n  Port {port}\n  User labuser\n")
+    inv = setup.tmp / "ssh-inventory.yml"
+
+    def audit(args: str | None) -> subprocess.CompletedProcess[str]:
+        host: dict[str, Any] = {"ansible_host": "spine1.oob.invalid", "roceconf_platform": "nxos"}
+        if args:
+            host["ansible_ssh_common_args"] = args
+        inv.write_text(yaml.safe_dump({"all": {"hosts": {"spine1": host}}}))
+        env = {k: v for k, v in {**os.environ, **setup.envvars}.items() if k != "ROCECONF_USERNAME"}
+        return subprocess.run([str(BIN / "roceconf"), "drift", str(INTENT), "--inventory", str(inv), "--device",
+                               "spine1", "--format", "json", "--retries", "0", "--timeout", "5"],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    res = audit(f"-F {cfg}")
+    (spine1,) = json.loads(res.stdout)["devices"]
+    assert res.returncode == 0 and spine1["status"] == "in_sync", res.stdout + res.stderr
+    res = audit(None)
+    (spine1,) = json.loads(res.stdout)["devices"]
+    assert res.returncode == 3 and spine1["status"] == "unknown", res.stdout
