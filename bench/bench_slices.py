@@ -1,0 +1,113 @@
+"""The pod's drift audit (inventories/pod/intent.yml, 328 devices) on the loopback lab, unsliced and through 1, 2
+and 4 slices (`roceconf drift --slice K/N --results-dir`, the slices in parallel as AWX runs them on its execution
+nodes, then `roceconf report merge`): the merged report must equal the unsliced one (devices, items, counts, exit
+code; timestamps and durations aside). Prints wall time (slices + merge) and the peak RSS of the largest slice
+per slice count.
+
+    python bench/bench_slices.py [--workers 16]
+
+The lab runs in its own process (`python -m roceconf.lab`); every audit is the real CLI as a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+INTENT = ROOT / "inventories" / "pod" / "intent.yml"
+BIN = Path(sys.executable).parent
+
+
+def comparable(report: dict) -> dict:
+    out = {k: v for k, v in report.items() if k not in ("generated_at", "source")}
+    out["devices"] = [{k: v for k, v in d.items() if k not in ("seconds", "attempts")} for d in report["devices"]]
+    return out
+
+
+def run_parallel(commands: list[list[str]], env: dict[str, str]) -> tuple[float, list[int], list[int]]:
+    """Start every command at once; wall time, exit codes, peak RSS (KiB) of each (from wait4)."""
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
+    codes, peaks = [], []
+    for p in procs:
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        codes.append(p.returncode)
+        peaks.append(usage.ru_maxrss)
+    return time.perf_counter() - t0, codes, peaks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=16)
+    args = ap.parse_args()
+    from roceconf import platforms
+    from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
+    from roceconf.desired import desired_state
+
+    fab = load_valid(INTENT)
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        files = render_fabric(fab)
+        for name, dev in fab.devices.items():
+            if platforms.get(dev.platform).kind == "nic":
+                (tmp / "configs").mkdir(exist_ok=True)
+                (tmp / "configs" / f"{name}.json").write_text(desired_state(dev).model_dump_json())
+            else:
+                fname = output_name(name, dev.platform)
+                write_outputs({fname: files[fname]}, tmp / "configs" / dev.platform)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "ROCECONF_"))}
+        env.update(ROCECONF_USERNAME="bench", ROCECONF_PASSWORD=secrets.token_urlsafe(12),
+                   PYTHONPATH=str(ROOT))
+        inv = tmp / "lab-hosts.yml"
+        lab = subprocess.Popen([sys.executable, "-m", "roceconf.lab", "--configs", str(tmp / "configs"),
+                                "--inventory-out", str(inv), "--ttl", "1200"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        rows = []
+        ok = True
+        try:
+            deadline = time.monotonic() + 120
+            while not inv.exists():
+                if lab.poll() is not None or time.monotonic() > deadline:
+                    print("lab did not start:", lab.communicate(timeout=5), file=sys.stderr)
+                    return 1
+                time.sleep(0.1)
+            drift = [str(BIN / "roceconf"), "drift", str(INTENT), "--inventory", str(inv), "--workers",
+                     str(args.workers), "--format", "json"]
+            full_out = tmp / "full.json"
+            wall, codes, peaks = run_parallel([[*drift, "--output", str(full_out)]], env)
+            full = json.loads(full_out.read_text())
+            rows.append(("unsliced", wall, codes[0], max(peaks), full["summary"]))
+            for n in (1, 2, 4):
+                res = tmp / f"slices-{n}"
+                wall, codes, peaks = run_parallel(
+                    [[*drift, "--slice", f"{k}/{n}", "--results-dir", str(res), "--output", os.devnull]
+                     for k in range(1, n + 1)], env)
+                t0 = time.perf_counter()
+                merged = subprocess.run([str(BIN / "roceconf"), "report", "merge", str(res), "--format", "json"],
+                                        env=env, capture_output=True, text=True, timeout=600)
+                wall += time.perf_counter() - t0
+                same = (merged.returncode == full["exit_code"]
+                        and comparable(json.loads(merged.stdout)) == comparable(full))
+                ok &= same
+                rows.append((f"{n} slice(s)", wall, merged.returncode, max(peaks),
+                             "merged == unsliced" if same else "MERGED DIFFERS"))
+        finally:
+            lab.terminate()
+            lab.communicate(timeout=60)
+    print(f"pod drift audit, {len(fab.devices)} lab devices, --workers {args.workers} per run")
+    for label, wall, code, peak, note in rows:
+        print(f"  {label:>12}: {wall:6.1f} s wall, exit {code}, peak RSS per run {peak / 1024:6.0f} MiB; {note}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
