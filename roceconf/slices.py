@@ -150,6 +150,8 @@ class Merged:
 
 
 def _json(path: Path, what: str) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a FIFO or a device would block or never end
+        raise SliceError(f"{path}: not a regular file")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
