@@ -48,6 +48,7 @@ def run_parallel(commands: list[list[str]], env: dict[str, str]) -> tuple[float,
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=16)
+    ap.add_argument("--timeout", type=float, default=30.0, help="per-device timeout of every run (s)")
     args = ap.parse_args()
     from roceconf import platforms
     from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
@@ -81,7 +82,7 @@ def main() -> int:
                     return 1
                 time.sleep(0.1)
             drift = [str(BIN / "roceconf"), "drift", str(INTENT), "--inventory", str(inv), "--workers",
-                     str(args.workers), "--format", "json"]
+                     str(args.workers), "--timeout", str(args.timeout), "--format", "json"]
             full_out = tmp / "full.json"
             wall, codes, peaks = run_parallel([[*drift, "--output", str(full_out)]], env)
             full = json.loads(full_out.read_text())
@@ -98,6 +99,13 @@ def main() -> int:
                 same = (merged.returncode == full["exit_code"]
                         and comparable(json.loads(merged.stdout)) == comparable(full))
                 ok &= same
+                if not same:  # name what differs (a device unknown in one run only: a timeout under load)
+                    got = {d["device"]: d for d in json.loads(merged.stdout)["devices"]}
+                    for dev in full["devices"]:
+                        g = got.get(dev["device"], {})
+                        if (g.get("status"), g.get("items")) != (dev["status"], dev["items"]):
+                            print(f"  {n} slices: {dev['device']}: unsliced {dev['status']}, merged "
+                                  f"{g.get('status')} ({g.get('reason')})", file=sys.stderr)
                 rows.append((f"{n} slice(s)", wall, merged.returncode, max(peaks),
                              "merged == unsliced" if same else "MERGED DIFFERS"))
         finally:
