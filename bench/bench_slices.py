@@ -90,8 +90,8 @@ def main() -> int:
             for n in (1, 2, 4):
                 res = tmp / f"slices-{n}"
                 wall, codes, peaks = run_parallel(
-                    [[*drift, "--slice", f"{k}/{n}", "--results-dir", str(res), "--output", os.devnull]
-                     for k in range(1, n + 1)], env)
+                    [[*drift, "--slice", f"{k}/{n}", "--results-dir", str(res), "--output",
+                      str(tmp / f"slice-{k}-of-{n}.json")] for k in range(1, n + 1)], env)
                 t0 = time.perf_counter()
                 merged = subprocess.run([str(BIN / "roceconf"), "report", "merge", str(res), "--format", "json"],
                                         env=env, capture_output=True, text=True, timeout=600)
