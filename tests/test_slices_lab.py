@@ -309,3 +309,50 @@ def test_openssh_client_config_is_honoured(setup: Setup) -> None:
     res = audit(None)
     (spine1,) = json.loads(res.stdout)["devices"]
     assert res.returncode == 3 and spine1["status"] == "unknown", res.stdout
+
+
+def _finding_keys(report: dict[str, Any]) -> list[tuple]:
+    return sorted((f["rule"], f["severity"], d["device"], p["port"], f["priority"])
+                  for d in report["devices"] for p in d.get("ports", []) for f in p.get("findings", []))
+
+
+def test_sliced_health_check_through_ansible_runner_equals_the_unsliced_run(setup: Setup) -> None:
+    """The health check as AWX slices, merged (every slice's counters evaluated together, link partners read by
+    different slices included): the same findings, statuses, counts and exit code as the unsliced run."""
+    full_dir = setup.tmp / "health-full"
+    full = _run(setup.data_dir("health-full", "roceconf.fabric.health_check", setup.inventory,
+                               {"roceconf_report_dir": str(full_dir)}))
+    out = full.stdout.read()
+    assert setup.password not in out
+    unsliced = json.loads((_day(full_dir) / "health.json").read_text())
+    assert next(d for d in unsliced["devices"] if d["device"] == "gpu4")["status"] == "unknown"
+    assert recap(out)["localhost"]["failed"] == 1  # the summary follows the exit code (gpu4 unknown at least)
+    # leaf3 lost PFC on Ethernet0: its link partner sends pauses leaf3 does not count (RC310 on the partner). Slice
+    # so that the two are read by different jobs: no slice alone can see it, the merge must
+    fab = load_valid(INTENT)
+    (partner,) = [ln.b.device if ln.a.device == "leaf3" else ln.a.device for ln in fab.links
+                  if ("leaf3", "Ethernet0") in ((ln.a.device, ln.a.port), (ln.b.device, ln.b.port))]
+    n = next(n for n in (3, 2, 4) if not any({"leaf3", partner} <= set(awx_slice(setup.hosts(), k, n))
+                                             for k in range(1, n + 1)))
+    sliced_dir = setup.tmp / "health-sliced"
+    runs = []
+    for k in range(1, n + 1):
+        hosts = awx_slice(setup.hosts(), k, n)
+        d = setup.data_dir(f"health{k}", "roceconf.fabric.health_check", setup.sliced(hosts),
+                           {"roceconf_report_dir": str(sliced_dir), "awx_job_id": 300 + k,
+                            "awx_workflow_job_id": 99})
+        runs.append(ansible_runner.run_async(private_data_dir=str(d), playbook="main.yml", quiet=True))
+    for thread, runner in runs:
+        thread.join(timeout=600)
+        assert setup.password not in runner.stdout.read()
+    res = subprocess.run([str(BIN / "roceconf"), "report", "merge", str(_day(sliced_dir) / "slices" / "awx-99"),
+                          "--format", "json"], capture_output=True, text=True,
+                         env={**os.environ, **setup.envvars}, timeout=300)
+    merged = json.loads(res.stdout)
+    assert res.returncode == unsliced["exit_code"] == merged["exit_code"], res.stderr
+    assert merged["summary"] == unsliced["summary"]
+    assert {d["device"]: d["status"] for d in merged["devices"]} == {d["device"]: d["status"] for d in unsliced["devices"]}
+    assert _finding_keys(merged) == _finding_keys(unsliced)
+    assert [k[2] for k in _finding_keys(merged) if k[0] == "RC310"] == [partner], _finding_keys(merged)
+    for job in (_day(sliced_dir) / "slices" / "awx-99").iterdir():
+        assert not [k for k in _finding_keys(json.loads((job / "health.json").read_text())) if k[0] == "RC310"]
