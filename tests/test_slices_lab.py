@@ -178,6 +178,8 @@ def test_sliced_nightly_audit_through_ansible_runner_equals_the_unsliced_run(set
     assert merge.rc != 0 and "merged drift report: exit code 1" in text, text[-3000:]
     merged = json.loads((_day(sliced_dir) / "drift.json").read_text())
     assert _comparable(merged) == _comparable(unsliced)
+    for day in (_day(sliced_dir), _day(full_dir)):  # the HTML fabric map beside the reports
+        assert "leaf3" in (day / "drift.html").read_text()
     assert next(d for d in merged["devices"] if d["device"] == "gpu4")["reason"].startswith("in no slice's results")
 
     # the CLI merge gives the same, with the exit code of the unsliced CLI audit
@@ -325,6 +327,7 @@ def test_sliced_health_check_through_ansible_runner_equals_the_unsliced_run(setu
     out = full.stdout.read()
     assert setup.password not in out
     unsliced = json.loads((_day(full_dir) / "health.json").read_text())
+    assert "gpu4" in (_day(full_dir) / "health.html").read_text()
     assert next(d for d in unsliced["devices"] if d["device"] == "gpu4")["status"] == "unknown"
     assert recap(out)["localhost"]["failed"] == 1  # the summary follows the exit code (gpu4 unknown at least)
     # leaf3 lost PFC on Ethernet0: its link partner sends pauses leaf3 does not count (RC310 on the partner). Slice

@@ -13,7 +13,8 @@ description:
   - Runs C(roceconf.health.collect.health_live) for the given devices of the inventory - the same
     collection, credentials, worker pool, timeouts and C(unknown) semantics as the drift audit - and writes
     the health report into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(health.json),
-    C(health-junit.xml), C(health.md), C(health.prom) (Prometheus textfile) - and the raw counters of every
+    C(health-junit.xml), C(health.md), C(health.prom) (Prometheus textfile), C(health.html) (fabric map) - and
+    the raw counters of every
     sample into C(dest/<YYYY-MM-DD>/counters/) (C(roceconf health --counters) reads them again).
   - "The evaluation needs every device at once (link partners are correlated), so it runs once on the
     controller (C(run_once: true), C(delegate_to: localhost))."
@@ -268,6 +269,9 @@ def main():
         "health.md": FORMATS["markdown"](report),
         "health.prom": FORMATS["prometheus"](report),
     }
+    from roceconf.reports import html
+
+    texts["health.html"] = html.render(html.health_map(report, fab))  # the fabric map
     if meta is not None:
         import json
 

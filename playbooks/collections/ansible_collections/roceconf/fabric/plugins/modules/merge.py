@@ -16,8 +16,8 @@ description:
     report the unsliced run writes - devices, items, counts and exit code. Health is evaluated again from every
     slice's raw counters, so link partners read by different slices are correlated.
   - A device of the intent that no slice reported (a slice missing or failed) is C(unknown), never in sync.
-  - Writes into O(dest) C(drift.json), C(drift-junit.xml), C(drift.md) (drift) or C(health.json),
-    C(health-junit.xml), C(health.md), C(health.prom) (health).
+  - Writes into O(dest) C(drift.json), C(drift-junit.xml), C(drift.md), C(drift.html) (drift) or C(health.json),
+    C(health-junit.xml), C(health.md), C(health.prom), C(health.html) (health).
   - Fails when the merged report's exit code is not 0 (O(fail=true)), after writing the reports.
 version_added: "0.1.0"
 author: roceconf maintainers (@roceconf)
@@ -120,12 +120,18 @@ def main():
 
         texts = {"drift.json": to_json(merged.report), "drift-junit.xml": to_junit(merged.report),
                  "drift.md": to_markdown(merged.report)}
+        from roceconf.reports import html
+
+        texts["drift.html"] = html.render(html.drift_map(merged.report, merged.fab))
         summary = merged.report.counts
     elif merged.kind == "health":
         from roceconf.health.report import FORMATS
 
         texts = {"health.json": FORMATS["json"](merged.report), "health-junit.xml": FORMATS["junit"](merged.report),
                  "health.md": FORMATS["markdown"](merged.report), "health.prom": FORMATS["prometheus"](merged.report)}
+        from roceconf.reports import html
+
+        texts["health.html"] = html.render(html.health_map(merged.report, merged.fab))
         summary = merged.report.counts
     else:
         import json

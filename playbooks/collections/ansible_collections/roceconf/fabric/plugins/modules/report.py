@@ -12,7 +12,8 @@ short_description: Write the drift reports (JSON, JUnit, Markdown) of a whole au
 description:
   - Combines the per-device results registered from M(roceconf.fabric.drift) into one drift report and writes it
     with the library's report functions (C(roceconf.drift.report) C(to_json), C(to_junit), C(to_markdown))
-    into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(drift.json), C(drift-junit.xml), C(drift.md).
+    into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(drift.json), C(drift-junit.xml), C(drift.md) and,
+    when O(intent) is given, the HTML fabric map C(drift.html).
   - Fails when drift of severity O(fail_on) exists, naming every device and item; fails when a device could
     not be audited (unless O(fail_on_unknown=false)). The reports are written first.
   - "Runs on the controller, once (C(run_once: true), C(delegate_to: localhost))."
@@ -283,6 +284,10 @@ def main() -> None:
         "drift-junit.xml": to_junit(report),
         "drift.md": to_markdown(report),
     }
+    if fab is not None:  # the fabric map (the HTML report of `roceconf drift --format html`)
+        from roceconf.reports import html
+
+        texts["drift.html"] = html.render(html.drift_map(report, fab))
     if meta is not None:
         import json
 
@@ -316,6 +321,7 @@ def main() -> None:
             "json": os.path.join(folder, "drift.json"),
             "junit": os.path.join(folder, "drift-junit.xml"),
             "markdown": os.path.join(folder, "drift.md"),
+            **({"html": os.path.join(folder, "drift.html")} if "drift.html" in texts else {}),
         },
         "summary": report.counts,
         "exit_code": report.exit_code,
