@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from importlib.metadata import version
 from pathlib import Path
@@ -58,6 +59,11 @@ def test_builder_create_writes_a_context_that_installs_roceconf(tmp_path: Path) 
     dist.mkdir()
     wheel = _build(tmp_path / "wheel")
     shutil.copy(wheel, dist)
+    with zipfile.ZipFile(wheel) as zf:  # the licence travels with the wheel and the sdist
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in zf.namelist()), zf.namelist()
+    (sdist,) = (tmp_path / "wheel" / "dist").glob("roceconf-*.tar.gz")
+    with tarfile.open(sdist) as tf:
+        assert any(n.endswith("/LICENSE") for n in tf.getnames())
     res = subprocess.run([str(BIN / "ansible-galaxy"), "collection", "build", str(SOURCE), "--output-path", str(dist)],
                          env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
