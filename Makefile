@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages demo test lint bench golden clean
+.PHONY: setup system-packages demo test lint bench bench-quick golden clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,10 +31,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	cd playbooks && ../$(BIN)/ansible-lint
 
-# every bench/bench_*.py (the peers they compare with: the optional `bench` extra; bench_html: a browser)
+# every bench/bench_*.py (the peers they compare with: the optional `bench` extra; bench_html: a browser).
+# Each exits non-zero only when its correctness check fails; its targets are printed (OK / MISSED).
 bench: $(STAMP) system-packages
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test,bench]'
 	rc=0; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || { echo "== $$b: FAILED"; rc=1; }; done; exit $$rc
+
+# each benchmark's correctness check on a small input (tests/test_bench_quick.py runs the same in `make test`)
+bench-quick: $(STAMP) system-packages
+	rc=0; for b in bench/bench_*.py; do echo "== $$b --quick"; $(BIN)/python $$b --quick || { echo "== $$b: FAILED"; rc=1; }; done; exit $$rc
 
 golden: $(STAMP)
 	$(BIN)/roceconf render inventories/lab/intent.yml -o tests/golden

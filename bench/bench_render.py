@@ -6,6 +6,13 @@
    EOS parser and must give the same state. Target: roceconf >= 5x faster. Needs pyavd (test/bench extra).
 3. A generated 32,768-GPU fabric (4,096 hosts x 8 NICs, 1,024 leaves, 512 spines): validate and render into a
    directory, in a child process, with its peak memory. Target: < 60 s and < 2 GiB.
+
+Correctness: every device is rendered, and pyavd's text and roceconf's parse to the same state. A wrong result
+fails (exit 1); the targets are printed (OK / MISSED), the machine may be shared. `--quick`: the lab intent,
+the pyavd comparison with a few rounds, no 32k fabric (the correctness checks, as the test suite runs them:
+tests/test_bench_quick.py).
+
+Run: .venv/bin/python bench/bench_render.py [--no-big] [--quick]
 """
 
 from __future__ import annotations
@@ -24,25 +31,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def bench_pod() -> float:
-    from roceconf.compile import load_valid, render_fabric, write_outputs
+def bench_pod(which: str = "pod") -> float:
+    from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
 
     t0 = time.perf_counter()
-    fab = load_valid(ROOT / "inventories" / "pod" / "intent.yml")
+    fab = load_valid(ROOT / "inventories" / which / "intent.yml")
     files = render_fabric(fab)
     with tempfile.TemporaryDirectory() as d:
         write_outputs(files, d)
+        written = sorted(p.name for p in Path(d).iterdir())
     dt = time.perf_counter() - t0
-    print(
-        f"pod: {len(files)} devices validated+rendered+written in {dt:.2f} s = {len(files) / dt:.0f} devices/s "
-        f"(target < 10 s: {'OK' if dt < 10 else 'MISSED'}, {10 / dt:.1f}x headroom)"
-    )
+    target = "" if which != "pod" else f" (target < 10 s: {'OK' if dt < 10 else 'MISSED'}, {10 / dt:.1f}x headroom)"
+    print(f"{which}: {len(files)} devices validated+rendered+written in {dt:.2f} s = {len(files) / dt:.0f} devices/s{target}")
+    want = sorted(output_name(n, dev.platform) for n, dev in fab.devices.items())
+    assert written == want and all(files.values()), f"rendered {len(written)} files for {len(want)} devices"
     return dt
 
 
 def eos_state_64():
-    from roceconf.desired import desired_state
     from roceconf.intent import load_text
+    from roceconf.intent.desired import desired_state
 
     intent = (ROOT / "inventories" / "lab" / "intent.yml").read_text()
     intent = intent.replace(
@@ -74,7 +82,7 @@ def avd_structured_config(st) -> dict:
 def same_content(ours: str, theirs: str) -> dict:
     """Both texts parsed with roceconf's EOS parser must give the same state (every semantic field: DSCP map,
     trust, PFC and no-drop, watchdog and its timers, ECN, scheduling, MTU per port, hash fields); returns it."""
-    from roceconf.platforms.eos import parse
+    from roceconf.platforms.eos.parser import parse
 
     a, b = parse(ours), parse(theirs)
     sa, sb = a.semantic(), b.semantic()
@@ -101,11 +109,11 @@ def _timeit(fn, n: int) -> float:
     return statistics.median(samples)
 
 
-def bench_vs_pyavd() -> float | None:
+def bench_vs_pyavd(rounds: int = 50) -> float | None:
     from roceconf.render import render_state
 
     st = eos_state_64()
-    ours = _timeit(lambda: render_state(st), 50)
+    ours = _timeit(lambda: render_state(st), rounds)
     print(f"roceconf EOS render, 64 interfaces: {ours * 1000:.2f} ms per device")
     try:
         import pyavd
@@ -122,7 +130,7 @@ def bench_vs_pyavd() -> float | None:
         f"watchdog {state['pfc_watchdog']['detection_ms']}/{state['pfc_watchdog']['restoration_ms']}/"
         f"{state['pfc_watchdog']['polling_ms']} ms, hash fields {', '.join(state['ecmp']['fields'])})"
     )
-    theirs = _timeit(lambda: pyavd.get_device_config(sc), 10)
+    theirs = _timeit(lambda: pyavd.get_device_config(sc), max(1, rounds // 5))
     ratio = theirs / ours
     print(
         f"pyavd {getattr(pyavd, '__version__', '?')} get_device_config, same content: {theirs * 1000:.2f} ms per device"
@@ -166,9 +174,11 @@ def bench_big() -> dict:
 
 
 if __name__ == "__main__":
+    quick = "--quick" in sys.argv[1:]
     print(f"cpus: {os.cpu_count()}, python {sys.version.split()[0]}")
-    bench_pod()
-    bench_vs_pyavd()
-    if "--no-big" not in sys.argv:
+    bench_pod("lab" if quick else "pod")
+    bench_vs_pyavd(5 if quick else 50)
+    if "--no-big" not in sys.argv and not quick:
         bench_big()
+    print("correct: yes")  # every check above is an assertion
     _ = resource

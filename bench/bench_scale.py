@@ -14,11 +14,16 @@ Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, dr
 The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan < 5 s). Each phase is run
 `--repeat` times and the median judged (the machine is shared: the load average is printed). Both the wall
 time and the CPU time of the process and its workers (what the command costs whatever else runs on the
-machine; for `drift` the sum over its workers) are compared with the budget; the exit status follows the
-wall time. The peak memory of `drift` adds up the
-parent and its forked workers (the workers share the parent's pages at first, so this over-counts).
+machine; for `drift` the sum over its workers) are compared with the budget, and a last line lists the
+budgets the wall time missed. The peak memory of `drift` adds up the parent and its forked workers (the
+workers share the parent's pages at first, so this over-counts).
 
-Run: .venv/bin/python bench/bench_scale.py [--fabric pod|32k|both] [--repeat N]
+Correctness: every phase exits as it must (0; drift 1) and drift finds exactly the injected faults. A wrong
+result fails (exit 1); the budgets are printed (OK / MISSED), the machine may be shared. `--quick`: every phase
+once on the lab intent, no budget (the correctness checks, as the test suite runs them:
+tests/test_bench_quick.py).
+
+Run: .venv/bin/python bench/bench_scale.py [--fabric pod|32k|both] [--repeat N] [--quick]
 """
 
 from __future__ import annotations
@@ -38,7 +43,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 POD = ROOT / "inventories" / "pod" / "intent.yml"
+LAB = ROOT / "inventories" / "lab" / "intent.yml"
+#: the exit status each phase must have (drift: the injected faults are drift)
+EXIT = {"drift --configs": 1}
 BUDGETS = {
+    "lab": {},
     "pod": {"validate": 1.0, "render (fresh)": 10.0, "check": 5.0, "plan (one knob)": 5.0},
     "32k": {
         "validate": 1.0,
@@ -103,8 +112,8 @@ def run_phase(argv: list[str], procs: int = 1) -> dict:
 
 def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
     """The intent and its one-knob change (ECN max of class roce lowered)."""
-    if which == "pod":
-        text = POD.read_text(encoding="utf-8")
+    if which in ("pod", "lab"):
+        text = (POD if which == "pod" else LAB).read_text(encoding="utf-8")
     else:
         from bench.fabricgen import three_tier
 
@@ -201,6 +210,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--fabric", choices=["pod", "32k", "both"], default="both")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="every phase once on the lab intent, no budget")
     args = ap.parse_args()
     # an installed roceconf has its bytecode compiled at install time; a checkout run with
     # PYTHONDONTWRITEBYTECODE would compile every module again in each phase and time that instead
@@ -209,15 +219,25 @@ def main() -> int:
     compileall.compile_dir(str(ROOT / "roceconf"), quiet=2)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     res = {}
-    for which in ("pod", "32k") if args.fabric == "both" else (args.fabric,):
-        res[which] = bench_fabric(which, args.repeat)
-    ok = all(r.get("ok", True) for f in res.values() for r in f.values())
-    for which, phases in res.items():
-        for label, r in phases.items():
-            b = BUDGETS[which].get(label)
-            ok &= b is None or r["wall"] < b
-            m = MEM_BUDGET.get(which, {}).get(label)
-            ok &= m is None or r["peak_mib"] < m
+    if args.quick:
+        fabrics: tuple[str, ...] = ("lab",)
+    else:
+        fabrics = ("pod", "32k") if args.fabric == "both" else (args.fabric,)
+    for which in fabrics:
+        res[which] = bench_fabric(which, 1 if args.quick else args.repeat)
+    wrong = [
+        f"{which} {label}: " + ("exit " + str(r["rc"]) if r["rc"] != EXIT.get(label, 0) else "wrong devices")
+        for which, phases in res.items()
+        for label, r in phases.items()
+        if r["rc"] != EXIT.get(label, 0) or not r.get("ok", True)
+    ]
+    missed = [
+        f"{which} {label}"
+        for which, phases in res.items()
+        for label, r in phases.items()
+        if r["wall"] >= BUDGETS[which].get(label, float("inf"))
+        or r["peak_mib"] >= MEM_BUDGET.get(which, {}).get(label, float("inf"))
+    ]
     if "pod" in res and "32k" in res:
         ratio = res["32k"]["validate"]["devices"] / res["pod"]["validate"]["devices"]
         print(f"\ngrowth pod -> 32k ({ratio:.1f}x devices):")
@@ -226,7 +246,10 @@ def main() -> int:
             m = res["32k"][label]["peak_mib"] / res["pod"][label]["peak_mib"]
             print(f"  {label:20s} time x{t:5.1f}, peak memory x{m:4.1f} (linear would be x{ratio:.1f})")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    return 0 if ok else 1
+    if not args.quick:
+        print(f"budgets: {'OK' if not missed else 'MISSED: ' + ', '.join(missed)}")
+    print(f"correct: {'yes' if not wrong else 'WRONG: ' + '; '.join(wrong)}")
+    return 0 if not wrong else 1
 
 
 if __name__ == "__main__":

@@ -4,7 +4,13 @@ nodes, then `roceconf report merge`): the merged report must equal the unsliced 
 code; timestamps and durations aside). Prints wall time (slices + merge) and the peak RSS of the largest slice
 per slice count.
 
-    python bench/bench_slices.py [--workers 16]
+Correctness: every merged report equals the unsliced one, and the unsliced run audited every device (none
+unknown). The exit status follows it (1: wrong); the last line says `correct: yes` or what is wrong. `--quick`:
+every platform once (EOS twice; eos001 carries injected drift, so the merge must reproduce a drifted device and
+exit 1), 2 and 3 slices, 4 workers (the correctness check, as the test suite runs it:
+tests/test_bench_quick.py).
+
+    python bench/bench_slices.py [--workers 16] [--quick]
 
 The lab runs in its own process (`python -m roceconf.lab`); every audit is the real CLI as a subprocess.
 """
@@ -24,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 INTENT = ROOT / "inventories" / "pod" / "intent.yml"
 BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT))
 
 
 def comparable(report: dict) -> dict:
@@ -49,15 +56,29 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--timeout", type=float, default=30.0, help="per-device timeout of every run (s)")
+    ap.add_argument("--quick", action="store_true", help="a 9-device intent with one drifted device, 2 and 3 slices")
     args = ap.parse_args()
     from roceconf import platforms
-    from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
-    from roceconf.desired import desired_state
+    from roceconf.compile import load_valid, output_name, render_fabric
+    from roceconf.intent.desired import desired_state
+    from roceconf.outdir import write_outputs
 
-    fab = load_valid(INTENT)
+    workers = 4 if args.quick else args.workers
+    counts = (2, 3) if args.quick else (1, 2, 4)
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
+        intent = INTENT
+        if args.quick:  # every platform, eos001 drifted (bench_drift's quick fabric)
+            from bench.bench_drift import QUICK, intent_text
+
+            intent = tmp / "intent.yml"
+            intent.write_text(intent_text(QUICK), encoding="utf-8")
+        fab = load_valid(intent)
         files = render_fabric(fab)
+        if args.quick:
+            files["eos001.cfg"] = files["eos001.cfg"].replace(
+                "qos map dscp 26 to traffic-class 3", "qos map dscp 26 to traffic-class 0"
+            )
         for name, dev in fab.devices.items():
             if platforms.get(dev.platform).kind == "nic":
                 (tmp / "configs").mkdir(exist_ok=True)
@@ -73,21 +94,28 @@ def main() -> int:
                                 "--inventory-out", str(inv), "--ttl", "1200"], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         rows = []
-        ok = True
+        wrong: list[str] = []
         try:
             deadline = time.monotonic() + 120
             while not inv.exists():
                 if lab.poll() is not None or time.monotonic() > deadline:
                     print("lab did not start:", lab.communicate(timeout=5), file=sys.stderr)
+                    print("correct: WRONG: the lab did not start")
                     return 1
                 time.sleep(0.1)
-            drift = [str(BIN / "roceconf"), "drift", str(INTENT), "--inventory", str(inv), "--workers",
-                     str(args.workers), "--timeout", str(args.timeout), "--format", "json"]
+            drift = [str(BIN / "roceconf"), "drift", str(intent), "--inventory", str(inv), "--workers",
+                     str(workers), "--timeout", str(args.timeout), "--format", "json"]
             full_out = tmp / "full.json"
             wall, codes, peaks = run_parallel([[*drift, "--output", str(full_out)]], env)
             full = json.loads(full_out.read_text())
             rows.append(("unsliced", wall, codes[0], max(peaks), full["summary"]))
-            for n in (1, 2, 4):
+            unknown = [dev["device"] for dev in full["devices"] if dev["status"] == "unknown"]
+            drifted = [dev["device"] for dev in full["devices"] if dev["status"] == "drift"]
+            if unknown:
+                wrong.append(f"unsliced run: {len(unknown)} device(s) unknown ({', '.join(unknown[:5])})")
+            if args.quick and (drifted != ["eos001"] or codes[0] != 1):
+                wrong.append(f"unsliced run: exit {codes[0]}, drifted {drifted}; only eos001 carries drift")
+            for n in counts:
                 res = tmp / f"slices-{n}"
                 wall, codes, peaks = run_parallel(
                     [[*drift, "--slice", f"{k}/{n}", "--results-dir", str(res), "--output",
@@ -98,7 +126,8 @@ def main() -> int:
                 wall += time.perf_counter() - t0
                 same = (merged.returncode == full["exit_code"]
                         and comparable(json.loads(merged.stdout)) == comparable(full))
-                ok &= same
+                if not same:
+                    wrong.append(f"{n} slices: the merged report differs from the unsliced one")
                 if not same:  # name what differs (a device unknown in one run only: a timeout under load)
                     got = {d["device"]: d for d in json.loads(merged.stdout)["devices"]}
                     for dev in full["devices"]:
@@ -111,10 +140,12 @@ def main() -> int:
         finally:
             lab.terminate()
             lab.communicate(timeout=60)
-    print(f"pod drift audit, {len(fab.devices)} lab devices, --workers {args.workers} per run")
+    what = "quick fabric" if args.quick else "pod"
+    print(f"{what} drift audit, {len(fab.devices)} lab devices, --workers {workers} per run")
     for label, wall, code, peak, note in rows:
         print(f"  {label:>12}: {wall:6.1f} s wall, exit {code}, peak RSS per run {peak / 1024:6.0f} MiB; {note}")
-    return 0 if ok else 1
+    print(f"correct: {'yes' if not wrong else 'WRONG: ' + '; '.join(wrong)}")
+    return 0 if not wrong else 1
 
 
 if __name__ == "__main__":

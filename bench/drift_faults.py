@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from roceconf.compile import output_name
-from roceconf.desired import desired_states
 from roceconf.intent import Fabric
+from roceconf.intent.desired import desired_states
 from roceconf.render import render_state
 from roceconf.state import DeviceState
 

@@ -83,8 +83,8 @@ def save(run: SliceRun, kind: str, report_text: str) -> None:
 
 def copy_counters(run: SliceRun, counters_dir: str, report: Any) -> None:
     """An offline slice (``health --counters``): copy the counters of the devices it read into its results."""
-    from roceconf.compile import write_outputs
     from roceconf.health.collect import SAVED_SUFFIX
+    from roceconf.outdir import write_outputs
 
     files = {}
     for d in report.devices:

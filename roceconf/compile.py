@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import outdir, platforms
-from roceconf.desired import desired_states, shape
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
+from roceconf.intent.desired import desired_states, shape
 from roceconf.intent.fabric import Settings
 from roceconf.names import compress_interfaces, natural_key
+from roceconf.outdir import write_outputs
 from roceconf.render import ShapeRenderer
 
 
@@ -118,25 +119,6 @@ def write_render(
     d = Path(out_dir)
     extra = tuple(_unexpected(d, files)) if prune and complete and d.is_dir() else ()
     return outdir.write_set(files, d, complete=complete, extra_stale=extra)
-
-
-def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = False) -> list[str]:
-    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config
-    (``private``: mode 0600; else the umask decides, see ``outdir.write_file``). Returns the names whose
-    content changed."""
-    d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    changed = []
-    for name, text in files.items():
-        p = outdir.contained(d, name)
-        try:
-            if p.read_text(encoding="utf-8") == text:
-                continue
-        except (OSError, UnicodeDecodeError):
-            pass
-        outdir.write_file(p, text, private=private)
-        changed.append(name)
-    return changed
 
 
 def _overrides_profiles(fab: Fabric) -> dict[int, str]:

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from roceconf.state import DeviceState, Interface
+
 _TAIL_RANGE = re.compile(r"^(.*?)(\d+)-(\d+)$")
 _ITEM_RANGE = re.compile(r"(\d+)-(\d+)(?:/(\d+))?")
 _ITEM_LITERAL = re.compile(r"[A-Za-z0-9_.]+")
@@ -92,19 +94,20 @@ IDENTIFIER = NameKind(
 )
 
 
-def interface_kind(platform: str) -> NameKind:
-    """The interface-name grammar of a platform (``Platform.interface_pattern``; hosts: Linux netdev names)."""
-    from roceconf import platforms
+def group_interfaces(
+    state: DeviceState, fields: tuple[str, ...] | None = None
+) -> list[tuple[list[str], Interface]]:
+    """Group ports with identical settings (optionally only the given fields), in natural order.
 
-    plat = platforms.get(platform)
-    if plat.interface_pattern is None:
-        return NETDEV
-    return NameKind(
-        f"{plat.name} interface name",
-        re.compile(plat.interface_pattern),
-        NETDEV.max_len if plat.kind == "nic" else 64,
-        f"use the platform's interface syntax ({plat.interface_example})",
-    )
+    Templates use it to emit one range command instead of one per port.
+    """
+    groups: dict[str, tuple[list[str], Interface]] = {}
+    for name in sorted(state.interfaces, key=natural_key):
+        itf = state.interfaces[name]
+        key = itf.model_dump_json(include=set(fields) if fields else None)
+        groups.setdefault(key, ([], itf))[0].append(name)
+    return list(groups.values())
+
 
 
 # --------------------------------------------------------------------------- messages

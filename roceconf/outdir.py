@@ -329,3 +329,22 @@ def write_file(path: str | Path, text: str, private: bool = False) -> None:
     finally:
         if tmp:
             Path(tmp).unlink(missing_ok=True)
+
+
+def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = False) -> list[str]:
+    """Write single files atomically (temp file + rename each), e.g. a report or a saved running config
+    (``private``: mode 0600; else the umask decides, see ``write_file``). Returns the names whose content
+    changed."""
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    changed = []
+    for name, text in files.items():
+        p = contained(d, name)
+        try:
+            if p.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        write_file(p, text, private=private)
+        changed.append(name)
+    return changed

@@ -10,27 +10,12 @@ from typing import Any
 import jinja2
 
 from roceconf import platforms
-from roceconf.names import compress_interfaces, natural_key
+from roceconf.names import compress_interfaces, group_interfaces, natural_key
 from roceconf.platforms.base import release_at_least
 from roceconf.resources import MissingResource, template_root
-from roceconf.state import DeviceState, Interface
+from roceconf.state import DeviceState
 from roceconf.tplcache import bytecode_cache
 from roceconf.units import compress_ints
-
-
-def group_interfaces(
-    state: DeviceState, fields: tuple[str, ...] | None = None
-) -> list[tuple[list[str], Interface]]:
-    """Group ports with identical settings (optionally only the given fields), in natural order.
-
-    Templates use it to emit one range command instead of one per port.
-    """
-    groups: dict[str, tuple[list[str], Interface]] = {}
-    for name in sorted(state.interfaces, key=natural_key):
-        itf = state.interfaces[name]
-        key = itf.model_dump_json(include=set(fields) if fields else None)
-        groups.setdefault(key, ([], itf))[0].append(name)
-    return list(groups.values())
 
 
 def _sorted_items(d: dict) -> list:

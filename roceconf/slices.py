@@ -110,7 +110,7 @@ def slice_meta(
 
 def write_slice(folder: str | Path, meta: dict[str, Any], report_text: str) -> Path:
     """Write one slice's result directory (its report, then ``slice.json``, each atomically)."""
-    from roceconf.compile import write_outputs
+    from roceconf.outdir import write_outputs
 
     d = Path(folder)
     write_outputs({REPORT_FILE[meta["kind"]]: report_text}, d)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from roceconf.platforms import Platform
+from roceconf.platforms import get as get_platform
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
 
 PRIO = st.integers(min_value=0, max_value=7)
@@ -225,3 +226,150 @@ def intent(draw) -> dict:
         "roles": roles,
         "devices": devices,
     }
+
+
+#: What an override (`roles:`, `profiles:`, a device's `overrides:`) may state, drawn by `valid_intent`.
+_OVERRIDE_KEYS = ("mtu", "ecmp", "pfc_watchdog", "classes", "nic")
+
+
+def _mtu_bounds(role: str) -> tuple[int, int]:
+    """The MTUs every platform of the intent's switches (role != host) or hosts accepts (RC112)."""
+    caps = [
+        get_platform(p).capabilities
+        for p, (_, r, _) in INTENT_DEVICES.items()
+        if (r == "host") == (role == "host")
+    ]
+    return max(c.min_mtu.value for c in caps), min(c.max_mtu.value for c in caps)
+
+
+@st.composite
+def _fill_level(draw) -> dict:
+    """Junos drop-profile fill-level points (the platform's own ECN unit, `ecn.junos`)."""
+    lo = draw(st.integers(min_value=0, max_value=99))
+    return {"min_percent": lo, "max_percent": draw(st.integers(min_value=lo + 1, max_value=100))}
+
+
+@st.composite
+def _ecn(draw) -> dict:
+    """ECN of a class as an intent states it: bytes, and the Junos fill level Junos needs (RC130)."""
+    lo = draw(st.integers(min_value=1000, max_value=2_000_000))
+    return {
+        "min": lo,
+        "max": lo + draw(st.integers(min_value=1, max_value=8_000_000)),
+        "probability": draw(st.integers(min_value=1, max_value=100)),
+        "junos": draw(_fill_level()),
+    }
+
+
+@st.composite
+def _watchdog(draw, partial: bool = False) -> dict:
+    """Watchdog timers every platform accepts (Junos: polling 100-1000 ms, detection 2-10 polls, recovery
+    200-1000 ms; SONiC: detection up to 5000 ms). ``partial``: an override states some of them."""
+    polling = draw(st.integers(min_value=100, max_value=500))
+    wd = {
+        "enabled": draw(st.booleans()),
+        "polling": polling,
+        "detection": polling * draw(st.integers(min_value=2, max_value=10)),
+        "restoration": draw(st.integers(min_value=200, max_value=1000)),
+        "action": draw(st.sampled_from(["drop", "forward", "alert"])),
+    }
+    if partial:
+        # the timers stay a set (detection is a whole number of polls of the same polling interval)
+        keep = draw(st.sets(st.sampled_from(["enabled", "timers", "restoration", "action"]), min_size=1))
+        return {
+            k: v
+            for k, v in wd.items()
+            if k in keep or (k in ("polling", "detection") and "timers" in keep)
+        }
+    return wd
+
+
+@st.composite
+def _override(draw, classes: list[dict], switch_min: int) -> dict:
+    """An override: some of MTU, ECMP, watchdog, per-class ECN / scheduling / lossless, DCQCN."""
+    keys = draw(st.sets(st.sampled_from(_OVERRIDE_KEYS), min_size=1))
+    out: dict = {}
+    if "mtu" in keys:
+        out["mtu"] = {
+            "switch_port": draw(st.integers(min_value=switch_min, max_value=_mtu_bounds("leaf")[1]))
+        }
+    if "ecmp" in keys:
+        ecmp: dict = {"seed": draw(st.integers(min_value=0, max_value=65535))}
+        if draw(st.booleans()):
+            ecmp["fields"] = ["src_port"] + draw(
+                st.lists(st.sampled_from(["src_ip", "dst_ip", "ip_proto", "dst_port"]), unique=True)
+            )
+        if draw(st.booleans()):
+            ecmp["symmetric"] = draw(st.booleans())
+        out["ecmp"] = ecmp
+    if "pfc_watchdog" in keys:
+        out["pfc_watchdog"] = draw(_watchdog(partial=True))
+    if "classes" in keys:
+        by_name: dict = {}
+        for c in classes:
+            if c.get("role") == "roce" and draw(st.booleans()):
+                by_name[c["name"]] = {"ecn": draw(_ecn())}
+            elif c.get("role") != "roce" and draw(st.booleans()):
+                by_name[c["name"]] = {"scheduling": {"mode": "strict"}}
+        if by_name:
+            out["classes"] = by_name
+    if "nic" in keys:
+        out["nic"] = {"dcqcn": draw(st.booleans())}
+    return out
+
+
+@st.composite
+def valid_intent(draw) -> dict:
+    """A valid intent (no error) with one device entry of each of the 8 platforms, as a user writes it:
+
+    * ``defaults``: no classes (roceconf's RoCE profile, the ECN no Junos fill level states), sometimes no
+      `qos`, `ecmp` or `nic` at all;
+    * ``stated``: `intent()`'s classes, watchdog, hash fields and seeds, the RoCE class with ECN in bytes
+      and the Junos fill level, or without ECN;
+    * overrides on top of either: per role, per profile, per device (MTU, ECMP, watchdog, class ECN and
+      scheduling, DCQCN), and device entries that are ranges of two devices."""
+    data = draw(intent())
+    classes = data["qos"]["classes"]
+    switch_lo, switch_hi = _mtu_bounds("leaf")
+    host_nic = draw(st.integers(min_value=4200, max_value=min(switch_hi - 22, _mtu_bounds("host")[1])))
+    switch_min = host_nic + 22  # RC111: a switch port carries the NIC MTU and the L2 header
+    data["mtu"] = {
+        "switch_port": draw(st.integers(min_value=switch_min, max_value=switch_hi)),
+        "host_nic": host_nic,
+    }
+    for dev in data["devices"]:
+        for itf in dev["interfaces"]:
+            if "mtu" in itf:
+                itf["mtu"] = draw(st.integers(min_value=max(1500, switch_lo), max_value=switch_hi))
+    data["qos"]["pfc_watchdog"] = draw(_watchdog())
+    if draw(st.sampled_from(["defaults", "stated"])) == "defaults":
+        del data["qos"]["classes"]
+        classes = [
+            {"name": "roce", "role": "roce"},
+            {"name": "cnp", "role": "cnp"},
+            {"name": "default", "role": "other"},
+        ]
+        for key in ("qos", "ecmp", "nic", "roles"):
+            if draw(st.booleans()):
+                data.pop(key)
+    else:
+        roce = classes[0]
+        if draw(st.booleans()):
+            roce["ecn"]["junos"] = draw(_fill_level())
+        else:
+            del roce["ecn"]
+    if draw(st.booleans()):
+        data["roles"] = {
+            role: draw(_override(classes, switch_min))
+            for role in draw(st.sets(st.sampled_from(["leaf", "spine", "host"]), min_size=1))
+        }
+    if draw(st.booleans()):
+        data["profiles"] = {"p1": draw(_override(classes, switch_min))}
+    for dev in data["devices"]:
+        if "profiles" in data and draw(st.booleans()):
+            dev["profiles"] = ["p1"]
+        if draw(st.booleans()):
+            dev["overrides"] = draw(_override(classes, switch_min))
+        if draw(st.booleans()):
+            dev["name"] += "-[1-2]"
+    return data

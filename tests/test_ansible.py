@@ -22,8 +22,8 @@ import pytest
 
 from roceconf import platforms
 from roceconf.compile import load_valid, output_name, render_fabric
-from roceconf.desired import desired_state
 from roceconf.drift.collect import load_inventory
+from roceconf.intent.desired import desired_state
 from roceconf.lab import Lab
 from tests.test_apply import old_intent_text
 

@@ -14,10 +14,10 @@ import pytest
 from roceconf import platforms
 from roceconf.apply import ApplyError, apply_config, apply_method
 from roceconf.compile import load_valid, output_name, render_fabric
-from roceconf.desired import desired_state
 from roceconf.drift.audit import audit_device
 from roceconf.drift.collect import Target
 from roceconf.intent import Fabric
+from roceconf.intent.desired import desired_state
 from roceconf.lab import Lab
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from roceconf.cli import main
-from roceconf.desired import desired_states
 from roceconf.drift.audit import audit, policy_for
 from roceconf.drift.collect import load_inventory
 from roceconf.drift.compare import compare
 from roceconf.intent import Fabric, load
+from roceconf.intent.desired import desired_states
 
 ROOT = Path(__file__).parent.parent
 LAB = ROOT / "inventories" / "lab" / "intent.yml"
@@ -441,8 +441,8 @@ def test_a_fix_never_states_other_values_than_the_intent(fab: Fabric) -> None:
     platform's parser) equals the intent. A fix that flushes a DSCP table without re-adding it, or re-binds a
     port to a PFC profile without the watchdog timers, states other values and fails here."""
     from roceconf import platforms
-    from roceconf.desired import expressible
     from roceconf.drift.remediate import remediation
+    from roceconf.intent.desired import expressible
 
     checked = 0
     for name, desired in desired_states(fab).items():

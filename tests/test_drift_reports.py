@@ -19,10 +19,10 @@ import pytest
 
 from bench.drift_faults import faulted_configs, write_configs
 from bench.fabricgen import three_tier
-from roceconf import desired as desired_mod
 from roceconf.drift import audit as audit_mod
 from roceconf.drift.compare import compare_reference
 from roceconf.intent import Fabric, load, load_text
+from roceconf.intent import desired as desired_mod
 from roceconf.names import natural_key
 
 ROOT = Path(__file__).parent.parent

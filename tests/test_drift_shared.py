@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from roceconf import platforms
-from roceconf.desired import desired_states
 from roceconf.drift import audit as audit_mod
 from roceconf.drift import report as report_mod
 from roceconf.intent import load_text
+from roceconf.intent.desired import desired_states
 from roceconf.render import render_state
 
 INTENT = """version: 1
@@ -153,7 +153,7 @@ def test_json_written_per_shape_is_what_json_dumps_writes(
 
 def test_hostname_lines_are_the_regex_matches() -> None:
     """``_hostname_lines`` finds with ``str.find`` exactly what ``_HOSTNAME_LINE.finditer`` finds."""
-    from roceconf.platforms.eos import _HOSTNAME_LINE, _hostname_lines
+    from roceconf.platforms.eos.parser import _HOSTNAME_LINE, _hostname_lines
 
     rnd = random.Random(16)
     alphabet = ["hostname", " ", "\n", "a", "\r", "\t", "hostnam", "\x0c", "\u2003", "\nhostname"]

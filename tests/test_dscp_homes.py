@@ -15,9 +15,9 @@ from ruamel.yaml import YAML
 
 from roceconf import platforms
 from roceconf.compile import load_valid
-from roceconf.desired import default_class, desired_state, expressible
 from roceconf.drift.audit import policy_for
 from roceconf.drift.compare import compare
+from roceconf.intent.desired import default_class, desired_state, expressible
 from roceconf.intent.fabric import DeviceSpec
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Sched

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from roceconf.cli import main
 from roceconf.compile import expanded_text, load_valid, render_fabric
-from roceconf.desired import desired_states
 from roceconf.diagnostics import DiagnosticError
 from roceconf.intent import Fabric
+from roceconf.intent.desired import desired_states
 
 ROOT = Path(__file__).resolve().parents[1]
 

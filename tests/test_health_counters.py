@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roceconf import platforms
-from roceconf.health.model import PORT_COUNTERS, PRIO_COUNTERS, PortCounters
+from roceconf.counters.model import PORT_COUNTERS, PRIO_COUNTERS, PortCounters
 from roceconf.platforms.base import split_outputs
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from roceconf.compile import load_valid
+from roceconf.counters.model import PortCounters, Snapshot
 from roceconf.health.evaluate import evaluate, intervals
-from roceconf.health.model import PortCounters, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import RULES
 

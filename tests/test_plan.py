@@ -176,7 +176,7 @@ def test_ports_added_and_platform_replaced() -> None:
 
 
 def test_fields_without_special_phrasing_are_still_planned() -> None:
-    from roceconf.plan import _flatten, _raw_diff
+    from roceconf.plan.build import _flatten, _raw_diff
 
     old = {"platform": "eos", "lldp": {"enabled": True}, "interfaces": {"e1": {"mtu": 9214, "fec": "rs"}}}
     new = {"platform": "eos", "lldp": {"enabled": False}, "interfaces": {"e1": {"mtu": 9214, "fec": "none"}}}

@@ -12,11 +12,11 @@ from click.testing import CliRunner
 from roceconf import compile as comp
 from roceconf import platforms
 from roceconf.cli import main
-from roceconf.desired import desired_states, expressible
 from roceconf.intent import load
+from roceconf.intent.desired import desired_states, expressible
+from roceconf.intent.unexpressed import device_losses, differences
 from roceconf.outdir import read_manifest
 from roceconf.render import render_state
-from roceconf.unexpressed import device_losses, differences
 
 ROOT = Path(__file__).parent.parent
 LAB = ROOT / "inventories" / "lab" / "intent.yml"
@@ -55,7 +55,7 @@ def test_every_lab_device_round_trips() -> None:
 
     What a platform cannot carry (DCQCN/CNP on the generic `dcb` host, a watchdog restoration time on
     NVUE, which restores after one polling interval) is not audited there, and it is reported by
-    validation (RC150, roceconf.unexpressed) - never lost silently."""
+    validation (RC150, roceconf.intent.unexpressed) - never lost silently."""
     fab = load(LAB)
     for name, state in desired_states(fab).items():
         plat = platforms.get(state.platform)

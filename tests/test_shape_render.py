@@ -9,8 +9,8 @@ import pytest
 
 from roceconf import render as render_mod
 from roceconf.compile import output_name, render_fabric
-from roceconf.desired import desired_states, shape
 from roceconf.intent import load
+from roceconf.intent.desired import desired_states, shape
 from roceconf.render import ShapeRenderer, render_state
 
 POD = Path(__file__).parent.parent / "inventories" / "pod" / "intent.yml"
@@ -47,7 +47,8 @@ def test_a_hostname_outside_the_plain_set_is_rendered_for_real() -> None:
 
 
 def test_plan_diffs_equal_diffing_every_device(tmp_path: Path) -> None:
-    from roceconf.plan import _unified, plan_specs
+    from roceconf.plan import plan_specs
+    from roceconf.plan.build import _unified
 
     new = tmp_path / "intent.yml"
     new.write_text(POD.read_text().replace("max: 1500KB", "max: 1200KB", 1))

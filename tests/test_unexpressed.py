@@ -1,4 +1,4 @@
-"""Nothing is dropped silently, on every platform (roceconf/unexpressed.py, rules RC150 / RC126).
+"""Nothing is dropped silently, on every platform (roceconf/intent/unexpressed.py, rules RC150 / RC126).
 
 One generic property over generated intents with a device of each of the 8 platforms: for every device,
 what the intent asks (its state before any platform capability is applied) is compared field by field with
@@ -19,8 +19,8 @@ from ruamel.yaml import YAML
 
 from roceconf import platforms
 from roceconf.cli import main
-from roceconf.desired import desired_state, intended_state
 from roceconf.intent import load_text
+from roceconf.intent.desired import desired_state, intended_state
 from roceconf.names import expand_interfaces
 from roceconf.render import render_state
 from roceconf.state import META_FIELDS

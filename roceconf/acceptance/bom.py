@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
-from roceconf.desired import desired_state
 from roceconf.drift.collect import (
     CollectError,
     Target,
@@ -32,6 +31,7 @@ from roceconf.drift.collect import (
     netmiko_connect,
 )
 from roceconf.intent import Fabric
+from roceconf.intent.desired import desired_state
 from roceconf.names import natural_key
 from roceconf.platforms.base import split_outputs
 from roceconf.render import render_state

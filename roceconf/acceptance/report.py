@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any, Literal
-from xml.etree import ElementTree as ET
 
 from pydantic import BaseModel, ConfigDict
 
 from roceconf.acceptance.verdict import Verdict
+from roceconf.reports import junit
 
 
 class _R(BaseModel):
@@ -109,24 +109,19 @@ def to_markdown(v: Verdict) -> str:
 
 
 def to_junit(v: Verdict) -> str:
-    suite = ET.Element(
-        "testsuite",
-        name="roceconf-acceptance",
-        tests=str(len(v.tests)),
-        failures=str(sum(1 for t in v.tests if t.status in ("fail", "missing"))),
-    )
+    suite = junit.suite(None, "roceconf-acceptance")
+    junit.totals(suite, len(v.tests), sum(1 for t in v.tests if t.status in ("fail", "missing")), 0)
     by_test: dict[str, list[str]] = {}
     for f in v.findings:
         by_test.setdefault(f.test, []).append(f"{f.severity}[{f.rule}]: {f.message}")
     for t in v.tests:
-        case = ET.SubElement(suite, "testcase", classname=t.tool or "result", name=t.id)
+        case = junit.case(suite, t.tool or "result", t.id)
         msgs = by_test.get(t.id, [])
         if t.status in ("fail", "missing"):
-            fail = ET.SubElement(case, "failure", message=msgs[0] if msgs else t.status)
-            fail.text = "\n".join(msgs)
+            junit.failure(case, msgs[0] if msgs else t.status, text="\n".join(msgs))
         elif msgs:
-            ET.SubElement(case, "system-out").text = "\n".join(msgs)
-    return ET.tostring(suite, encoding="unicode") + "\n"
+            junit.output(case, "\n".join(msgs))
+    return junit.finish(suite)
 
 
 FORMATS: dict[str, Callable[[Verdict], str]] = {

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from roceconf import outdir, platforms
-from roceconf.desired import desired_state, expressible, expressible_states
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
 from roceconf.drift.compare import (
     SEVERITY_RANK,
@@ -34,6 +33,7 @@ from roceconf.drift.compare import (
 )
 from roceconf.drift.remediate import Remediation, remediation, shared_fixes
 from roceconf.intent import DeviceSpec, Fabric
+from roceconf.intent.desired import desired_state, expressible, expressible_states
 from roceconf.names import natural_key
 from roceconf.state import DeviceState
 

@@ -7,7 +7,6 @@ import io
 import json
 import re
 from typing import Any, Literal
-from xml.etree import ElementTree as ET
 
 import pydantic_core
 from pydantic import BaseModel, ConfigDict
@@ -15,6 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
+from roceconf.reports import junit
+from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
@@ -381,86 +382,73 @@ FEATURES = (
 
 def to_junit(report: DriftReport) -> str:
     """One test case per device and feature; failures for critical/warning drift, errors for unknown devices."""
-    suites = ET.Element("testsuites", name="roceconf drift")
+    root = junit.suites("roceconf drift")
     for d in report.devices:
-        suite = ET.SubElement(suites, "testsuite", name=d.device, hostname=d.platform)
+        suite = junit.suite(root, d.device, hostname=d.platform)
         tests = failures = errors = 0
         feats = [
             f for f in FEATURES if d.platform not in ("connectx", "bnxt", "linux-dcb") or f not in ("ecmp",)
         ]
         for feat in feats:
             tests += 1
-            case = ET.SubElement(
-                suite, "testcase", classname=f"roceconf.{d.device}", name=feat, time=f"{d.seconds:.3f}"
-            )
+            case = junit.case(suite, f"roceconf.{d.device}", feat, time=f"{d.seconds:.3f}")
             if d.status == "unknown":
                 errors += 1
-                ET.SubElement(case, "error", message=f"not audited: {d.reason}", type="unknown")
+                junit.error(case, f"not audited: {d.reason}", "unknown")
                 continue
             bad = [i for i in d.items if i.feature == feat and i.severity != "info"]
             if bad:
                 failures += 1
                 sev = "critical" if any(i.severity == "critical" for i in bad) else "warning"
-                f = ET.SubElement(case, "failure", message=f"{len(bad)} {sev} drift item(s)", type=sev)
-                f.text = "\n".join(
-                    f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
-                    f"{' at ' + i.location if i.location else ''} - {i.explanation}"
-                    for i in bad
+                junit.failure(
+                    case,
+                    f"{len(bad)} {sev} drift item(s)",
+                    sev,
+                    "\n".join(
+                        f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
+                        f"{' at ' + i.location if i.location else ''} - {i.explanation}"
+                        for i in bad
+                    ),
                 )
-        suite.set("tests", str(tests))
-        suite.set("failures", str(failures))
-        suite.set("errors", str(errors))
+        junit.totals(suite, tests, failures, errors)
     if report.baseline is not None:
-        suite = ET.SubElement(suites, "testsuite", name="acceptance-baseline")
+        suite = junit.suite(root, "acceptance-baseline")
         by_dev: dict[str, list[str]] = {}
         for f in report.baseline["findings"]:
             by_dev.setdefault(f["device"], []).append(f"[{f['rule']}] {f['message']}")
         for d in report.devices:
-            case = ET.SubElement(suite, "testcase", classname="roceconf.baseline", name=d.device)
+            case = junit.case(suite, "roceconf.baseline", d.device)
             if d.device in by_dev:
-                fail = ET.SubElement(case, "failure", message=by_dev[d.device][0], type="stale-baseline")
-                fail.text = "\n".join(by_dev[d.device])
-        suite.set("tests", str(len(report.devices)))
-        suite.set("failures", str(len(by_dev)))
-    ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+                junit.failure(case, by_dev[d.device][0], "stale-baseline", "\n".join(by_dev[d.device]))
+        junit.totals(suite, len(report.devices), len(by_dev), 0)
+    return junit.finish(root)
 
 
 # ----------------------------------------------------------------------------------------- Markdown
 def _md(s: Any) -> str:
-    return _v(s).replace("|", "\\|").replace("\n", " ")
+    return md_cell(_v(s))
 
 
 def to_markdown(report: DriftReport) -> str:
     c = report.counts
     icon = {"in_sync": "✅", "drift": "❌", "unknown": "❓"}
-    out = [
-        "## roceconf drift report",
-        "",
-        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
-        "",
+    out = overview(
+        "roceconf drift report",
+        report,
         f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
         f"{c['critical']} critical, {c['warning']} warning.",
-        "",
-        "| device | platform | status | critical | warning | note |",
-        "|---|---|---|---|---|---|",
-    ]
-    for d in report.devices:
-        nc = sum(1 for i in d.items if i.severity == "critical")
-        nw = sum(1 for i in d.items if i.severity == "warning")
-        out.append(
-            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
-        )
+        (
+            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.items, "critical"),
+             count(d.items, "warning"), d.reason or "")
+            for d in report.devices
+        ),
+    )
     for d in report.devices:
         if not d.items:
             continue
-        out += [
-            "",
-            f"### {d.device} ({d.platform})",
-            "",
-            "| severity | interface | field | expected | actual | where | impact |",
-            "|---|---|---|---|---|---|---|",
-        ]
+        out += device_section(
+            d.device, d.platform, "severity", "interface", "field", "expected", "actual", "where", "impact"
+        )
         for i in d.items:
             out.append(
                 f"| {i.severity} | {_md(i.interface or '-')} | `{_md(_short_field(i.field))}` | {_md(i.expected)} | "

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from roceconf import outdir, platforms
-from roceconf.desired import expressible_states
+from roceconf.intent.desired import expressible_states
 from roceconf.intent.fabric import Fabric
 from roceconf.names import natural_key
 from roceconf.state import DeviceState

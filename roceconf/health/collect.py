@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import platforms
+from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
 from roceconf.health.evaluate import HealthReport, evaluate
-from roceconf.health.model import Snapshot
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
 

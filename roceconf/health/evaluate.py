@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from roceconf.counters.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
 from roceconf.health import rules as R
-from roceconf.health.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 from typing import Any, Literal
-from xml.etree import ElementTree as ET
 
 from pydantic import BaseModel, ConfigDict
 from rich.console import Console
@@ -14,6 +13,8 @@ from rich.table import Table
 
 from roceconf.health.evaluate import HealthReport
 from roceconf.health.rules import ALL
+from roceconf.reports import junit
+from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
 class _R(BaseModel):
@@ -159,72 +160,54 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
 
 def to_junit(report: HealthReport) -> str:
     """One test case per device and rule; failures for findings, errors for unknown devices."""
-    suites = ET.Element("testsuites", name="roceconf health")
+    root = junit.suites("roceconf health")
     for d in report.devices:
-        suite = ET.SubElement(suites, "testsuite", name=d.device, hostname=d.platform)
+        suite = junit.suite(root, d.device, hostname=d.platform)
         tests = failures = errors = 0
         for r in ALL:
             tests += 1
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                classname=f"roceconf.health.{d.device}",
-                name=f"{r.id} {r.title}",
-                time=f"{d.seconds:.3f}",
-            )
+            case = junit.case(suite, f"roceconf.health.{d.device}", f"{r.id} {r.title}", time=f"{d.seconds:.3f}")
             if d.status == "unknown":
                 errors += 1
-                ET.SubElement(case, "error", message=f"not read: {d.reason}", type="unknown")
+                junit.error(case, f"not read: {d.reason}", "unknown")
                 continue
             bad = [f for f in d.findings if f.rule == r.id]
             if bad:
                 failures += 1
-                fe = ET.SubElement(case, "failure", message=f"{len(bad)} finding(s)", type=r.severity)
-                fe.text = "\n".join(
-                    f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}"
-                    for f in bad
+                junit.failure(
+                    case,
+                    f"{len(bad)} finding(s)",
+                    r.severity,
+                    "\n".join(
+                        f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}"
+                        for f in bad
+                    ),
                 )
-        suite.set("tests", str(tests))
-        suite.set("failures", str(failures))
-        suite.set("errors", str(errors))
-    ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+        junit.totals(suite, tests, failures, errors)
+    return junit.finish(root)
 
 
-def _md(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+_md = md_cell
 
 
 def to_markdown(report: HealthReport) -> str:
     c = report.counts
     icon = {"healthy": "✅", "findings": "❌", "unknown": "❓"}
-    out = [
-        "## roceconf health report",
-        "",
-        f"Intent `{report.intent}`, source {report.source}, generated {report.generated_at}.",
-        "",
+    out = overview(
+        "roceconf health report",
+        report,
         f"**{c['devices']} devices**: {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown — "
         f"{c['critical']} critical, {c['warning']} warning.",
-        "",
-        "| device | platform | status | critical | warning | note |",
-        "|---|---|---|---|---|---|",
-    ]
-    for d in report.devices:
-        nc = sum(1 for f in d.findings if f.severity == "critical")
-        nw = sum(1 for f in d.findings if f.severity == "warning")
-        out.append(
-            f"| {d.device} | {d.platform} | {icon[d.status]} {d.status} | {nc} | {nw} | {_md(d.reason or '')} |"
-        )
+        (
+            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.findings, "critical"),
+             count(d.findings, "warning"), d.reason or "")
+            for d in report.devices
+        ),
+    )
     for d in report.devices:
         if not d.findings:
             continue
-        out += [
-            "",
-            f"### {d.device} ({d.platform})",
-            "",
-            "| severity | rule | port | priority | finding | impact |",
-            "|---|---|---|---|---|---|",
-        ]
+        out += device_section(d.device, d.platform, "severity", "rule", "port", "priority", "finding", "impact")
         for f in d.findings:
             out.append(
                 f"| {f.severity} | {f.rule} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from roceconf.diagnostics import Diagnostic, DiagnosticError
+from roceconf.intent.checks import run_rules
 from roceconf.intent.fabric import DeviceSpec, Fabric, load_fabric, load_fabric_text
-from roceconf.intent.rules import PER_VALUE_RULES, run_rules
+from roceconf.intent.rules import PER_VALUE_RULES
 
 __all__ = ["DeviceSpec", "Diagnostic", "DiagnosticError", "Fabric", "load", "load_text", "validate"]
 

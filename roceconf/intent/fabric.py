@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from roceconf import limits, names
+from roceconf import limits, names, platforms
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import guards
 from roceconf.intent.model import (
@@ -369,7 +369,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 )
                 continue
             if not _names_ok(
-                fab, ipath + ("name",), itf.name, pnames, names.interface_kind(dev.platform), "RC015"
+                fab, ipath + ("name",), itf.name, pnames, platforms.interface_kind(dev.platform), "RC015"
             ):
                 continue
             rdmas: list[str | None] = [None] * len(pnames)

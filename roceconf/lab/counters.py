@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from roceconf.health.model import PortCounters
+from roceconf.counters.model import PortCounters
 
 SCENARIOS = (
     "healthy",

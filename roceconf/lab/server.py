@@ -23,8 +23,10 @@ import yaml
 
 from roceconf.lab import tls as lab_tls
 from roceconf.lab.device import FAULTS, Device
+from roceconf.lab.eos_engine import EapiError, EosEngine
 from roceconf.lab.refuse import junos_warm_up
-from roceconf.lab.shells import SHELLS, EapiError, EosEngine, Shell
+from roceconf.lab.shellbase import Shell
+from roceconf.lab.shells import SHELLS
 from roceconf.state import DeviceState
 from roceconf.transport import Target
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import re
 from functools import cache
 
+from roceconf import names
 from roceconf.platforms.base import Capabilities, Fact, Platform
 
 #: name -> module name. Switches first, then host NIC families.
@@ -12,7 +14,7 @@ SWITCHES = ("eos", "nxos", "nvue", "sonic", "junos")
 NICS = ("connectx", "bnxt", "linux-dcb")
 NAMES = SWITCHES + NICS
 
-__all__ = ["NAMES", "NICS", "SWITCHES", "Capabilities", "Fact", "Platform", "all_platforms", "counters", "get"]
+__all__ = ["NAMES", "NICS", "SWITCHES", "Capabilities", "Fact", "Platform", "all_platforms", "counters", "get", "interface_kind"]
 
 
 @cache
@@ -28,9 +30,22 @@ def all_platforms() -> list[Platform]:
 
 
 @cache
-def counters(name: str):  # -> roceconf.health.model.CounterSpec
+def counters(name: str):  # -> roceconf.counters.model.CounterSpec
     """The counter reader of a platform: ``roceconf/platforms/<name>/counters.py`` ``COUNTERS``."""
     if name not in NAMES:
         raise KeyError(f"unknown platform {name!r}; known: {', '.join(NAMES)}")
     module = importlib.import_module(f"roceconf.platforms.{name.replace('-', '_')}.counters")
     return module.COUNTERS
+
+
+def interface_kind(platform: str) -> names.NameKind:
+    """The interface-name grammar of a platform (``Platform.interface_pattern``; hosts: Linux netdev names)."""
+    plat = get(platform)
+    if plat.interface_pattern is None:
+        return names.NETDEV
+    return names.NameKind(
+        f"{plat.name} interface name",
+        re.compile(plat.interface_pattern),
+        names.NETDEV.max_len if plat.kind == "nic" else 64,
+        f"use the platform's interface syntax ({plat.interface_example})",
+    )

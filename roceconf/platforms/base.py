@@ -1,9 +1,21 @@
-"""What every platform module provides.
+"""What every platform module provides: the one contract of a platform driver.
 
-A platform lives in one place: ``roceconf/platforms/<name>/`` (a package: parser,
-capabilities, driver names, counter parsers), ``templates/<name>/`` (its Jinja2 templates) and
-``tests/fixtures/<name>/`` (recorded configs with expected states). Adding a
-vendor touches nothing else: the registry discovers the module by name.
+A platform lives in one place: ``roceconf/platforms/<name>/``, ``templates/<name>/`` (its Jinja2 templates) and
+``tests/fixtures/<name>/`` (recorded configs with expected states). Adding a vendor touches nothing else: the
+registry discovers the package by name. The package holds one file per responsibility:
+
+* ``__init__.py``: ``PLATFORM = Platform(...)`` (below), assembled from the files beside it;
+* ``syntax.py``: the vocabulary of the platform's config the others share (keywords, documents, readers);
+* ``parser.py``: config text -> :class:`roceconf.state.DeviceState` (``Platform.parse``, ``parse_shared``);
+* ``render.py``: the template filters (``Platform.filters``), conversions the templates call;
+* ``capabilities.py``: what the config can state (``Platform.capabilities``, each limit with its source);
+* ``readback.py`` (hosts): read-back commands and their outputs simulated from a state (the loopback lab);
+* ``counters.py``: ``COUNTERS = CounterSpec(...)`` (:mod:`roceconf.counters.model`), read by ``roceconf health``;
+* ``bom.py``: the bill of materials read from the device (``roceconf acceptance``).
+
+Negation / remediation of merge-applied CLIs is the one :func:`negate_stale_lines` here, configured per
+platform (``Platform.negate_stale``). A platform imports only from the foundation layer (``roceconf.state``,
+``roceconf.counters``, ``roceconf.names``, ``roceconf.units``, ...): see ``tests/test_layers.py``.
 """
 
 from __future__ import annotations
@@ -66,7 +78,7 @@ class Capabilities:
     #: switch-priority under qos pfc): the drift report asks for their removal by hand.
     extra_members_stay: bool = False
     #: Every DSCP 0-63 the intent does not name is mapped to the intent's default class
-    #: (:func:`roceconf.desired.dscp_homes`), so no DSCP keeps a platform default class.
+    #: (:func:`roceconf.intent.desired.dscp_homes`), so no DSCP keeps a platform default class.
     every_dscp_mapped: bool = False
     #: Queues (TCs) left at a strict-priority default unless configured: given the render hints, the TCs the
     #: desired state sets to round robin when the intent does not use them. None = nothing to do.

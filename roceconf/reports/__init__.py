@@ -75,7 +75,7 @@ def to_data(data: Any, fmt: str) -> str:
 
 def write_report(text: str, output: str | Path) -> Path:
     """Write a report file atomically (temp file + rename): a reader never sees half a report."""
-    from roceconf.compile import write_outputs
+    from roceconf.outdir import write_outputs
 
     out = Path(output)
     write_outputs({out.name: text}, out.parent if str(out.parent) else ".")

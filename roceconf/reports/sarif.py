@@ -1,7 +1,7 @@
 """SARIF 2.1.0 (OASIS Static Analysis Results Interchange Format) for positioned findings.
 
-``tool.driver.rules`` is the whole rule catalogue (:data:`roceconf.intent.rules.RULES`, RC2xx fabric checks
-included), so every ``ruleIndex`` points into one stable list and code scanning shows each rule's title, hint
+``tool.driver.rules`` is the whole rule catalogue the caller passes (:func:`roceconf.findings.catalogue`, RC2xx
+fabric checks included), so every ``ruleIndex`` points into one stable list and code scanning shows each rule's title, hint
 and rationale. Locations are URIs relative to the working directory (``%SRCROOT%``, the repository root in
 CI) with 1-based line and column, as printed in ``FILE:LINE:COL``.
 """
@@ -24,17 +24,6 @@ SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas
 #: roceconf severity -> SARIF level (SARIF 2.1.0 §3.27.10: none, note, warning, error)
 LEVELS = {"error": "error", "critical": "error", "warning": "warning", "info": "note"}
 SRCROOT = "%SRCROOT%"
-
-
-def catalogue() -> list[Any]:
-    """Every rule, sorted by ID (importing the fabric checks, health and acceptance registers the RC2xx / RC3xx /
-    RC4xx rules)."""
-    import roceconf.acceptance  # noqa: F401
-    import roceconf.fabric  # noqa: F401
-    import roceconf.health  # noqa: F401
-    from roceconf.intent.rules import RULES
-
-    return sorted(RULES.values(), key=lambda r: r.id)
 
 
 def rule_name(title: str) -> str:
@@ -69,10 +58,12 @@ def to_sarif(
     base: str | Path | None = None,
     successful: bool = True,
     extra_rules: Iterable[Any] = (),
+    catalog: Iterable[Any] = (),
 ) -> str:
     """One SARIF log with one run of roceconf. ``base`` is the directory URIs are relative to (default:
-    the working directory); ``successful`` is false when the tool could not do its job (not: found errors)."""
-    rules = catalogue()
+    the working directory); ``successful`` is false when the tool could not do its job (not: found errors);
+    ``catalog`` is the rule catalogue (:func:`roceconf.findings.catalogue`)."""
+    rules = list(catalog)
     known = {r.id for r in rules}
     rules += [r for r in extra_rules if r.id not in known]
     index = {r.id: i for i, r in enumerate(rules)}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roceconf.desired import desired_states
 from roceconf.intent import validate
+from roceconf.intent.desired import desired_states
 from roceconf.state import DeviceState
 
 ROOT = Path(__file__).resolve().parents[2]

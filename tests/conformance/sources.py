@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from roceconf.desired import desired_states
 from roceconf.intent import load
+from roceconf.intent.desired import desired_states
 from roceconf.state import DeviceState
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,9 +18,10 @@ from deepdiff import DeepDiff
 from hypothesis import HealthCheck, given, settings
 
 from roceconf.compile import load_valid
-from roceconf.desired import desired_states
-from roceconf.platforms.eos import PLATFORM, parse
+from roceconf.intent.desired import desired_states
+from roceconf.platforms.eos import PLATFORM
 from roceconf.platforms.eos.avd import NOT_EXPRESSED, comparable, structured_config
+from roceconf.platforms.eos.parser import parse
 from roceconf.state import DeviceState
 from tests.conformance.sources import intent_states
 from tests.platforms.test_eos import EOS_NAMES

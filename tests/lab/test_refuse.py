@@ -69,7 +69,7 @@ def test_nvue_514_takes_on_off_and_refuses_enabled(lab: Lab, creds: tuple[str, s
 def test_what_roceconf_renders_for_the_release_is_accepted(release: str | None) -> None:
     from pathlib import Path
 
-    from roceconf.desired import desired_state
+    from roceconf.intent.desired import desired_state
     from roceconf.platforms.nvue import PLATFORM
     from roceconf.render import render_state
 

@@ -419,8 +419,8 @@ def test_rdma_device_link_assigns_tos_to_the_port(cmd: str, out: str) -> None:
 
 
 def _pod_host_scripts() -> list[str]:
-    from roceconf.desired import desired_states
     from roceconf.intent import load
+    from roceconf.intent.desired import desired_states
 
     fab = load("inventories/pod/intent.yml")
     states = desired_states(fab)

@@ -7,7 +7,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roceconf.platforms.eos import PLATFORM, parse, profile_name
+from roceconf.platforms.eos import PLATFORM
+from roceconf.platforms.eos.parser import parse
+from roceconf.platforms.eos.render import profile_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
 from tests.strategies import device_state, lab_port

@@ -21,8 +21,8 @@ import pytest
 from bench.bench_drift_peer import _changed, _forms
 from bench.drift_faults import faulted_configs
 from roceconf.compile import load_valid, render_fabric
-from roceconf.platforms import eos as eos_mod
-from roceconf.platforms.eos import _at, _Block, _Parser, parse, parse_shared
+from roceconf.platforms.eos import parser as eos_mod
+from roceconf.platforms.eos.parser import _at, _Block, _Parser, parse, parse_shared
 from roceconf.state import DeviceState, LazySources, Source
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roceconf.platforms import get
-from roceconf.platforms.junos import PLATFORM, WD_RANGES
+from roceconf.platforms.junos import PLATFORM
+from roceconf.platforms.junos.syntax import WD_RANGES
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog
 from tests.strategies import device_state, lab_port
@@ -447,8 +448,8 @@ def test_garbage_never_raises() -> None:
 def _lab_spine2() -> DeviceState:
     from pathlib import Path
 
-    from roceconf.desired import desired_state
     from roceconf.intent import load
+    from roceconf.intent.desired import desired_state
 
     lab = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "intent.yml"
     return desired_state(load(lab).devices["spine2"])

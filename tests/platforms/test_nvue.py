@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from roceconf.platforms.nvue import PLATFORM, parse
+from roceconf.platforms.nvue import PLATFORM
+from roceconf.platforms.nvue.parser import parse
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
 from tests.strategies import device_state, lab_port

@@ -5,7 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roceconf.platforms.nxos import PLATFORM, canonical_name, parse
+from roceconf.platforms.nxos import PLATFORM
+from roceconf.platforms.nxos.parser import parse
+from roceconf.platforms.nxos.syntax import canonical_name
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Ecmp, Ecn, Interface, Pfc, PfcWatchdog, Sched
 from tests.strategies import device_state, lab_port
@@ -114,7 +116,7 @@ def test_render_ecn_and_scheduling() -> None:
 
 def test_unused_queues_are_round_robin_and_read_back() -> None:
     """A queue the intent does not use is round robin without a weight in the state (the desired state of
-    every intent, see roceconf.desired): 'bandwidth remaining percent 0', read back as such, so a queue
+    every intent, see roceconf.intent.desired): 'bandwidth remaining percent 0', read back as such, so a queue
     changed to strict priority on the switch is drift."""
     state = lab_state()
     for itf in state.interfaces.values():

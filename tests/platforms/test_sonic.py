@@ -415,8 +415,8 @@ def test_cli_output_around_json_and_garbage_never_raise() -> None:
 def test_every_dscp_has_a_home_in_the_lab_render() -> None:
     """DSCP_TO_TC_MAP names all 64 DSCPs: those the intent does not name go to TC0 (the default class), as
     community SONiC's own AZURE map names every DSCP; only the CNP queue is strict."""
-    from roceconf.desired import desired_state
     from roceconf.intent import load
+    from roceconf.intent.desired import desired_state
 
     lab = Path(__file__).resolve().parents[2] / "inventories" / "lab" / "intent.yml"
     state = desired_state(load(lab).devices["leaf3"])

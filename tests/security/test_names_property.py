@@ -38,9 +38,9 @@ from hypothesis import strategies as st
 
 from roceconf import platforms
 from roceconf.compile import load_valid, render_fabric, write_render
-from roceconf.desired import desired_states
 from roceconf.diagnostics import DiagnosticError
 from roceconf.intent import Fabric
+from roceconf.intent.desired import desired_states
 from roceconf.render import render_state
 from roceconf.state import DeviceState
 

@@ -11,7 +11,7 @@ Broadcom's ``cos`` queues are roceconf priorities (roceconf's bnxt script maps p
 
 from __future__ import annotations
 
-from roceconf.health.hostnic import (
+from roceconf.counters.hostnic import (
     ETHTOOL,
     HW_COUNTERS,
     command_port,
@@ -22,7 +22,7 @@ from roceconf.health.hostnic import (
     named,
     parse_bundle,
 )
-from roceconf.health.model import CounterSpec, PortCounters
+from roceconf.counters.model import CounterSpec, PortCounters
 
 ETHTOOL_PRIO = {
     "rx_pfc_ena_frames_pri{p}": "pfc_rx",

@@ -12,7 +12,7 @@ mellanox/mlx5/counters.rst ("Physical port counters": ``rx_prio[p]_pause``, ``rx
 
 from __future__ import annotations
 
-from roceconf.health.hostnic import (
+from roceconf.counters.hostnic import (
     ETHTOOL,
     HW_COUNTERS,
     command_port,
@@ -23,7 +23,7 @@ from roceconf.health.hostnic import (
     named,
     parse_bundle,
 )
-from roceconf.health.model import CounterSpec, PortCounters
+from roceconf.counters.model import CounterSpec, PortCounters
 
 ETHTOOL_PRIO = {
     "rx_prio{p}_pause": "pfc_rx",

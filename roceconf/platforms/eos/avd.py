@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from roceconf.platforms.eos import profile_name
-from roceconf.render import group_interfaces
+from roceconf.names import group_interfaces
+from roceconf.platforms.eos.render import profile_name
 from roceconf.state import DeviceState, Interface
 
 #: DeviceState fields AVD's eos_cli_config_gen schema has no key for (why), so the pyavd cross-check
@@ -81,7 +81,7 @@ def raw_cli(state: DeviceState) -> str:
     """EOS lines for what the schema has no key for, for AVD's ``eos_cli`` raw passthrough (rendered
     verbatim at the end of the config): the ECMP hash fields line (same syntax and source as
     templates/eos/device.j2; no seed or symmetric hashing line, which roceconf does not render either)."""
-    from roceconf.platforms.eos import eos_hash_keywords
+    from roceconf.platforms.eos.render import eos_hash_keywords
 
     f = state.ecmp.fields
     if f and state.hints.get("family") != "sand" and eos_hash_keywords(f):

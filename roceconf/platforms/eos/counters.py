@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload, priority_of
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload, priority_of
 
 PFC = "show priority-flow-control counters detail"
 WATCHDOG = "show priority-flow-control counters watchdog"

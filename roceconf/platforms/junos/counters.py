@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload
 
 QUEUES = "show interfaces queue | display json"
 PFC = "show interfaces extensive | display json"

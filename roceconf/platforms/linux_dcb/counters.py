@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from roceconf.health.hostnic import (
+from roceconf.counters.hostnic import (
     ETHTOOL,
     apply_names,
     command_port,
@@ -23,8 +23,8 @@ from roceconf.health.hostnic import (
     named,
     prio_patterns,
 )
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload
 
 PFC = "dcb -j pfc show dev {port} requests indications"
 LINKS = "rdma -j link show"

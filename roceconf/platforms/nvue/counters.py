@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import re
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import jload, priority_of
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import jload, priority_of
 
 _GUIDE = "NVIDIA Cumulus Linux 5.x user guide"
 _KINDS = {

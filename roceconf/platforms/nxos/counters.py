@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import dig, jload, rows
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import dig, jload, rows
 
 PFC = "show interface priority-flow-control detail | json"
 WATCHDOG = "show queuing pfc-queue detail | json"

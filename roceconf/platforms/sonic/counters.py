@@ -14,8 +14,8 @@ the PFC history feature is enabled): storms are judged from the pause frame rate
 
 from __future__ import annotations
 
-from roceconf.health.model import CounterSpec, PortCounters, to_int
-from roceconf.health.parsing import priority_of, table
+from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.parsing import priority_of, table
 
 PFC = "show pfc counters"
 QUEUES = "show queue counters"

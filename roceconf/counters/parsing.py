@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from roceconf.health.model import to_int
+from roceconf.counters.model import to_int
 
 
 def jload(text: str) -> Any:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roceconf import platforms
-from roceconf.desired import desired_state, intended_state, shape
+from roceconf.intent.desired import desired_state, intended_state, shape
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.names import compress_interfaces
 from roceconf.render import render_state

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from roceconf.health.model import PORT_COUNTERS, PortCounters
-from roceconf.health.parsing import grep_files, key_values
+from roceconf.counters.model import PORT_COUNTERS, PortCounters
+from roceconf.counters.parsing import grep_files, key_values
 
 ETHTOOL = "ethtool -S {port}"
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"

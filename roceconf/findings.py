@@ -60,6 +60,17 @@ def validate_files(paths: Iterable[str], strict: bool = False) -> list[ValidateR
     return out
 
 
+def catalogue() -> list[Any]:
+    """Every rule, sorted by ID (importing the fabric checks, health and acceptance registers the RC2xx / RC3xx /
+    RC4xx rules)."""
+    import roceconf.acceptance  # noqa: F401
+    import roceconf.fabric  # noqa: F401
+    import roceconf.health  # noqa: F401
+    from roceconf.intent.rules import RULES
+
+    return sorted(RULES.values(), key=lambda r: r.id)
+
+
 def check_rules() -> list[Any]:
     """The rules `roceconf check` runs (the RC2xx rules defined with the fabric checks)."""
     from roceconf.fabric import checks
@@ -72,8 +83,6 @@ def check_rules() -> list[Any]:
 
 def validate_rules() -> list[Any]:
     """The rules `roceconf validate` runs: the catalogue without the fabric checks."""
-    from roceconf.reports.sarif import catalogue
-
     skip = {r.id for r in check_rules()}
     return [r for r in catalogue() if r.id not in skip]
 
@@ -131,7 +140,7 @@ def _findings(
     if fmt == "sarif":
         from roceconf.reports.sarif import to_sarif
 
-        return to_sarif(diags, base=base, successful=not unreadable)
+        return to_sarif(diags, base=base, successful=not unreadable, catalog=catalogue())
     if fmt == "github":
         from roceconf.reports.github import to_github
 
@@ -151,6 +160,7 @@ def format_plan(plan: Any, fmt: str, color: bool = False) -> str:
     """A :class:`roceconf.plan.Plan` as ``fmt`` (text, markdown and json are the plan module's own)."""
     from roceconf import plan as plan_mod
     from roceconf import reports
+    from roceconf.plan.output import _headline
 
     if fmt == "yaml":
         return reports.to_yaml(plan.model_dump(mode="json"))
@@ -172,6 +182,6 @@ def format_plan(plan: Any, fmt: str, color: bool = False) -> str:
             )
             for d in plan.diagnostics
         ]
-        lines.append(annotation("notice", plan_mod._headline(plan), title="roceconf plan"))
+        lines.append(annotation("notice", _headline(plan), title="roceconf plan"))
         return "\n".join(lines) + "\n" + plan_mod.to_text(plan, color=False)
     return plan_mod.format_plan(plan, fmt, color=color)

@@ -1,0 +1,268 @@
+"""Intent -> desired DeviceState per device (the only input of every template).
+
+``desired_states`` builds one state per *shape* (the devices expanded from one intent entry share their
+settings and ports) and gives the other devices of the shape a shallow copy with their own hostname: they
+share the interface table and its per-port objects, so treat them as read-only values and
+``model_copy(deep=True)`` one before changing it (within one device no two ports share an object, so a deep
+copy can be changed port by port). At 32,768 GPUs this is the difference between ~377,000 per-port pydantic
+copies and a few hundred.
+"""
+
+from __future__ import annotations
+
+from roceconf import platforms
+from roceconf.intent.fabric import DeviceSpec, Fabric
+from roceconf.intent.model import TrafficClass
+from roceconf.names import natural_key
+from roceconf.render import render_state
+from roceconf.resources import MissingResource
+from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
+
+
+def _round(value: int, quantum: int) -> int:
+    return max(quantum, int(round(value / quantum)) * quantum) if quantum > 1 else value
+
+
+def default_class(classes: list[TrafficClass]) -> TrafficClass | None:
+    """The class every DSCP the intent does not name goes to ("every DSCP has a home").
+
+    The lossy class of role ``other`` that holds DSCP 0 (RFC 4594 "Default Forwarding" / best effort), else
+    the lossy ``other`` class with the lowest priority. None when the intent has no such class: the
+    unnamed DSCPs then keep the platform's own default (rule RC140 says so)."""
+    lossy = [c for c in classes if c.role == "other" and not c.lossless]
+    with_zero = [c for c in lossy if 0 in c.dscp]
+    if with_zero:
+        return with_zero[0]
+    return min(lossy, key=lambda c: c.priority, default=None)
+
+
+def dscp_homes(classes: list[TrafficClass]) -> dict[str, int]:
+    """DSCP (0-63, string) -> priority: the intent's DSCPs, every other DSCP to the default class."""
+    named = {d: c.priority for c in sorted(classes, key=lambda c: c.priority) for d in c.dscp}
+    home = default_class(classes)
+    if home is None:
+        return {str(d): p for d, p in named.items()}
+    return {str(d): named.get(d, home.priority) for d in range(64)}
+
+
+def desired_state(dev: DeviceSpec) -> DeviceState:
+    """What is rendered for a device: the intent restricted to the platform's capabilities (fields the
+    platform cannot state are None, ECN thresholds rounded to the platform's quantum)."""
+    return _state(dev, capped=True)
+
+
+def intended_state(dev: DeviceSpec) -> DeviceState:
+    """Everything the intent asks of a device, before any platform capability is applied.
+
+    ``roceconf.intent.unexpressed`` compares it with parse(render(desired_state)): a field that differs is not
+    configured as the intent says, and is reported (RC150) instead of being dropped silently."""
+    return _state(dev, capped=False)
+
+
+def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
+    s = dev.settings
+    plat = platforms.get(dev.platform)
+    cap = plat.capabilities
+    lossless = s.lossless_priorities
+    hints = plat.render_hints(dev.asic, dev.model) if plat.render_hints else {}
+    release = plat.release(dev.os_version, dev.model)
+    if release:
+        hints = {**hints, "os_version": release}
+    if cap.every_dscp_mapped:
+        dscp_to_tc = dscp_homes(s.classes)
+    else:
+        dscp_to_tc = {str(d): c.priority for c in sorted(s.classes, key=lambda c: c.priority) for d in c.dscp}
+    ecn = {}
+    sched = {}
+    for c in s.classes:
+        if c.ecn is not None and not dev.is_host and (cap.ecn or not capped):
+            q = cap.ecn_quantum_bytes if capped else 1
+            own = getattr(c.ecn, dev.platform.replace("-", "_"), None)
+            if cap.ecn_units == "percent" and own is not None:
+                # the platform's own unit, as the intent states it (never converted from bytes)
+                ecn[str(c.priority)] = Ecn(
+                    min_percent=own.min_percent, max_percent=own.max_percent, probability=c.ecn.probability
+                )
+            else:  # a percent platform without its own value cannot carry these bytes: refused by RC130
+                ecn[str(c.priority)] = Ecn(
+                    min_bytes=_round(c.ecn.min, q),
+                    max_bytes=_round(c.ecn.max, q),
+                    probability=c.ecn.probability,
+                )
+        if c.scheduling is not None and (cap.scheduling or not capped):
+            sched[str(c.priority)] = Sched(
+                mode=c.scheduling.mode,
+                bandwidth_percent=c.scheduling.weight_percent if c.scheduling.mode == "dwrr" else None,
+            )
+    if cap.scheduling and cap.unused_queues_round_robin and not dev.is_host:
+        # no queue the intent does not use is left at a strict-priority default (served ahead of RoCE)
+        used = {c.priority for c in s.classes}
+        for tc in cap.unused_queues_round_robin(hints):
+            if tc not in used:
+                sched[str(tc)] = Sched(mode="dwrr")
+        sched = dict(sorted(sched.items(), key=lambda kv: int(kv[0])))
+    roce, cnp = s.roce, s.cnp
+    itfs: dict[str, Interface] = {}
+    for name in sorted(dev.ports, key=natural_key):
+        port = dev.ports[name]
+        if not port.qos:
+            continue
+        mtu = port.mtu or (s.mtu.host_nic if dev.is_host else s.mtu.switch_port)
+        rdma = None
+        if dev.is_host:
+            rdma = NicRdma(
+                device=port.rdma_device,
+                roce_tos=(roce.dscp[0] << 2) if roce and roce.dscp else None,
+                cnp_dscp=cnp.dscp[0] if cnp and cnp.dscp else None,
+                cnp_priority=cnp.priority if cnp else None,
+                dcqcn_rp=[roce.priority] if roce and s.nic.dcqcn else [],
+                dcqcn_np=[roce.priority] if roce and s.nic.dcqcn else [],
+            )
+        itfs[name] = Interface(
+            mtu=mtu,
+            trust=s.trust,
+            pfc=Pfc(enabled=bool(lossless), no_drop=list(lossless)),
+            pfc_watchdog=(s.pfc_watchdog.enabled and bool(lossless)) if not dev.is_host else None,
+            link_pause=s.link_pause if dev.is_host else None,
+            ecn={k: v.model_copy() for k, v in ecn.items()},
+            scheduling={k: v.model_copy() for k, v in sched.items()},
+            rdma=rdma,
+        )
+    wd = PfcWatchdog()
+    ecmp = Ecmp()
+    if not dev.is_host:
+        w = s.pfc_watchdog
+        f = cap.watchdog_fields if capped else frozenset(PfcWatchdog.model_fields)
+        # timers in the platform's resolution (EOS: 10 ms); RC150 reports a value that had to be rounded
+        wq = cap.watchdog_quantum_ms if capped else 1
+        wd = PfcWatchdog(
+            enabled=w.enabled if "enabled" in f else None,
+            detection_ms=_round(w.detection, wq) if "detection_ms" in f else None,
+            restoration_ms=_round(w.restoration, wq) if "restoration_ms" in f else None,
+            polling_ms=_round(w.polling, wq) if "polling_ms" in f else None,
+            action=w.action if w.action in cap.watchdog_actions or not capped else None,
+        )
+        fields = sorted(x for x in s.ecmp.fields if not capped or not cap.hash_fields or x in cap.hash_fields)
+        ecmp = Ecmp(
+            fields=fields,
+            seed=s.ecmp.seed if cap.hash_seed or not capped else None,
+            # symmetric hashing is an opt-in feature: `false` asks for nothing a config must state
+            symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
+        )
+    return DeviceState(
+        hints=hints,
+        platform=dev.platform,
+        hostname=dev.name,
+        dscp_to_tc=dscp_to_tc,
+        interfaces=itfs,
+        pfc_watchdog=wd,
+        ecmp=ecmp,
+    )
+
+
+def ports_key(dev: DeviceSpec) -> tuple:
+    """The ports of a device by content (what a desired state takes from them, positions aside)."""
+    return tuple((p.name, p.speed_gbps, p.role, p.mtu, p.qos, p.rdma_device) for p in dev.ports.values())
+
+
+def shape(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
+    """Devices with the same settings object (one intent entry, or entries with the same role and profiles)
+    and the same ports have one desired state but for the hostname. Ports compare by content, so devices
+    listed one by one (e.g. the output of `roceconf expand`) share it too. ``ports``: the ports keys of a
+    loop over one fabric, by the id of the ports dictionary (the devices of one intent entry share it, and
+    the fabric keeps it alive)."""
+    if ports is None:
+        return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), ports_key(dev))
+    pk = ports.get(id(dev.ports))
+    if pk is None:
+        pk = ports[id(dev.ports)] = ports_key(dev)
+    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), pk)
+
+
+def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:
+    """`state` for another device of the same shape (shares the read-only values, fresh meta data)."""
+    return state.renamed(hostname=hostname, warnings=[], sources={}, defaults=[])
+
+
+def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
+    """Desired state per device, natural order. Devices of one intent entry share their values."""
+    return {name: state for name, (state, _) in _desired_shapes(fab, only).items()}
+
+
+def _desired_shapes(fab: Fabric, only: str | None) -> dict[str, tuple[DeviceState, tuple]]:
+    """`desired_states` with each device's `shape` key."""
+    out: dict[str, tuple[DeviceState, tuple]] = {}
+    shapes: dict[tuple, DeviceState] = {}  # the fabric holds the keyed objects for the whole loop
+    ports: dict[int, tuple] = {}
+    for name in sorted(fab.devices, key=natural_key):
+        if only is not None and name != only:
+            continue
+        dev = fab.devices[name]
+        key = shape(dev, ports)
+        if key in shapes:
+            out[name] = (_renamed(shapes[key], name), key)
+        else:
+            out[name] = (shapes.setdefault(key, desired_state(dev)), key)
+    return out
+
+
+def _as_rendered(want: object, got: object) -> object:
+    """`want` as the rendered config carries it, at every depth: where the read-back agrees, `want`; where
+    it lost a stated value (None), None; where it carries another value (the platform states it in its own
+    terms, e.g. NVUE restores after one polling interval), the read-back value.
+
+    What the read-back lacks entirely is not carried, whatever its depth: an entry of a keyed table (the
+    ECN of a class, a DSCP, a port) that the read-back does not have is left out, a nested block it reads
+    as None (a NIC port's RDMA settings) is None. Neither is audited; validation reports both (RC150, or
+    RC025 for a roceconf default the intent does not state)."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        out = {}
+        for k, v in want.items():
+            if k not in got:
+                continue  # a table entry the config does not carry (a model always dumps every field)
+            g = got[k]
+            if v is None or g is None:
+                out[k] = None
+            elif isinstance(v, dict):
+                out[k] = _as_rendered(v, g) if isinstance(g, dict) else v
+            else:
+                out[k] = g
+        return out
+    return want
+
+
+def expressible(desired: DeviceState) -> DeviceState:
+    """The desired state restricted to what the platform's config syntax can carry.
+
+    A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
+    platform without seed syntax) cannot be configured, and so is not audited on that platform; a field the
+    config carries with another value is audited against that value (what the rendered config makes the
+    device do). Both are reported at validation (RC150).
+    """
+    plat = platforms.get(desired.platform)
+    try:
+        back = plat.parse(render_state(desired))
+    except MissingResource:  # no templates: an error, not "audit everything"
+        raise
+    except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
+        return desired
+    data = _as_rendered(
+        desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS))
+    )
+    return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
+
+
+def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
+    """`expressible(desired_state(dev))` for every device, natural order (what drift and `check` compare).
+
+    What a platform can carry depends on the values, not on the device's name: one render and re-parse per
+    shape (a fabric of a thousand identical leaves renders one), the other devices of the shape get a copy
+    with their own hostname that shares the values (read-only, as in `desired_states`)."""
+    out: dict[str, DeviceState] = {}
+    shapes: dict[tuple, DeviceState] = {}
+    for name, (state, key) in _desired_shapes(fab, only).items():
+        if key not in shapes:
+            shapes[key] = expressible(state)
+        exp = shapes[key]  # a hostname the platform cannot carry stays unset for every device of the shape
+        out[name] = exp if exp.hostname in (None, name) else _renamed(exp, name)
+    return out
