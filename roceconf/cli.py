@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from roceconf import about
+from roceconf import about, cli_slices
 from roceconf.cli_common import (
     EXIT_FINDINGS,
     EXIT_INVALID,
@@ -28,6 +28,7 @@ from roceconf.cli_common import (
     guarded,
     os_error_text,
 )
+from roceconf.cli_slices import slice_options
 from roceconf.gcpolicy import batch_command
 from roceconf.reports import escape
 
@@ -270,6 +271,7 @@ def parse(platform_name: str, file: str, fmt: str | None, output: str | None) ->
     is_flag=True,
     help="Do not verify eAPI HTTPS certificates (overrides ansible_httpapi_validate_certs; verified by default).",
 )
+@slice_options
 @guarded
 def drift(
     intent: str,
@@ -285,13 +287,14 @@ def drift(
     baseline: str | None,
     ca_file: str | None = None,
     no_verify_tls: bool = False,
+    slice_spec: str | None = None,
+    results_dir: str | None = None,
 ) -> None:
     """Audit devices against the intent. Exit 0 in sync, 1 drift (or a stale acceptance baseline), 2 invalid
     input, 3 some device unknown."""
     from roceconf.compile import load_valid
     from roceconf.drift.audit import audit
     from roceconf.drift.collect import CollectError
-    from roceconf.drift.report import format_report
     from roceconf.reports import resolve_format
 
     fmt = resolve_format("drift", fmt)
@@ -300,6 +303,10 @@ def drift(
     if save_configs is not None and configs is not None:
         bad_input("--save-configs saves what is read from live devices (--inventory); with --configs nothing is read")
     fab = load_valid(intent)
+    sliced = cli_slices.choose(fab, slice_spec, results_dir, inventory, device)
+    if sliced is not None and baseline is not None:
+        click.echo("error: --baseline is checked on the merged report, not per slice", err=True)
+        sys.exit(EXIT_INVALID)
     accepted = None
     if baseline is not None:
         from roceconf.acceptance.bom import BaselineError, load_baseline
@@ -315,7 +322,7 @@ def drift(
                 fab,
                 inventory=inventory,
                 configs=configs,
-                device=device,
+                device=sliced.devices if sliced is not None else device,
                 workers=workers,
                 timeout=timeout,
                 retries=retries,
@@ -333,18 +340,12 @@ def drift(
     except CollectError as e:
         error(e)
         sys.exit(EXIT_INVALID)
+    if sliced is not None:
+        from roceconf.drift.report import to_json
+
+        cli_slices.save(sliced, "drift", to_json(report))
     color = output is None and fmt == "text" and _color()
-    if fmt == "html":
-        from roceconf.reports import html
-
-        _emit(html.render(html.drift_map(report, fab)), output)
-        sys.exit(report.exit_code)
-    text = format_report(report, fmt, color=color)
-    if fmt == "markdown":
-        from roceconf.reports import html
-
-        text += html.mermaid_block(html.drift_map(report, fab))
-    _emit(text, output, color)
+    _emit(cli_slices.drift_text(report, fab, fmt, color), output, color and fmt != "html")
     sys.exit(report.exit_code)
 
 
@@ -390,6 +391,7 @@ def drift(
     show_default=True,
     help="Seconds --serve answers, then exit.",
 )
+@slice_options
 @guarded
 def health(
     intent: str,
@@ -407,6 +409,8 @@ def health(
     serve_port: int | None,
     serve_address: str,
     serve_for: float,
+    slice_spec: str | None = None,
+    results_dir: str | None = None,
 ) -> None:
     """Fabric health from counters: read every device twice or more INTERVAL apart and evaluate the rates
     per port and priority against the intent (RC3xx, docs/health.md).
@@ -415,7 +419,6 @@ def health(
     from roceconf.compile import load_valid
     from roceconf.drift.collect import CollectError
     from roceconf.health.collect import health_live, health_offline, plain_progress
-    from roceconf.health.report import format_report
     from roceconf.reports import resolve_format
 
     fmt = resolve_format("health", fmt)
@@ -423,33 +426,39 @@ def health(
         click.echo("error: give exactly one of --inventory FILE or --counters DIR", err=True)
         sys.exit(EXIT_INVALID)
     fab = load_valid(intent)
+    sliced = cli_slices.choose(fab, slice_spec, results_dir, inventory, device)
+    if sliced is not None and save_counters is not None:
+        click.echo("error: a slice keeps its counters in its --results-dir; drop --save-counters", err=True)
+        sys.exit(EXIT_INVALID)
+    chosen: str | list[str] | None = sliced.devices if sliced is not None else device
     try:
         if counters_dir is not None:
-            report = health_offline(fab, counters_dir, device=device)
+            report = health_offline(fab, counters_dir, device=chosen)
         else:
             report = health_live(
                 fab,
                 inventory,  # type: ignore[arg-type]
                 samples=samples,
                 interval=interval,
-                device=device,
+                device=chosen,
                 workers=workers,
                 timeout=timeout,
                 retries=retries,
-                save_dir=save_counters,
+                save_dir=sliced.folder / "counters" if sliced is not None else save_counters,
                 progress=plain_progress(),
             )
     except CollectError as e:
         error(e)
         sys.exit(EXIT_INVALID)
+    if sliced is not None:
+        from roceconf.health.report import to_json
+
+        if counters_dir is not None:  # the slice's directory carries the counters it evaluated
+            cli_slices.copy_counters(sliced, counters_dir, report)
+        cli_slices.save(sliced, "health", to_json(report))
     color = output is None and fmt == "text" and _color()
     if output or serve_port is None:
-        if fmt == "html":
-            from roceconf.reports import html
-
-            _emit(html.render(html.health_map(report, fab)), output)
-        else:
-            _emit(format_report(report, fmt, color=color), output, color)
+        _emit(cli_slices.health_text(report, fab, fmt, color), output, color and fmt != "html")
     if serve_port is not None:
         from roceconf.health.prometheus import serve
 
@@ -703,6 +712,7 @@ def headroom_cmd(
 from roceconf.cli_acceptance import register as _register_acceptance  # noqa: E402
 
 _register_acceptance(main, guarded=guarded, format_option=_format_option, output_option=_output_option, emit=_emit)
+cli_slices.register(main, guarded=guarded, emit=_emit, color=_color)
 
 
 def _name_envvars(group: click.Group) -> None:

@@ -14,6 +14,8 @@ from typing import Any, NoReturn
 
 import click
 
+from roceconf import cli_slices
+from roceconf.cli_slices import slice_options
 from roceconf.diagnostics import BadInput
 
 EXIT_INVALID = 2
@@ -189,12 +191,13 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
     @_output_option("bill of materials")
     @click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
     @click.option("--timeout", type=click.FloatRange(0.1, 600), default=10.0, show_default=True)
+    @slice_options
     @guarded
     def bom(intent: str, inventory: str, device: str | None, fmt: str | None, output: str | None, workers: int,
-            timeout: float) -> None:
+            timeout: float, slice_spec: str | None = None, results_dir: str | None = None) -> None:
         """Bill of materials of every device (model, OS, NIC firmware, drivers, NCCL/CUDA, config hash).
         Exit 0, 2 invalid input, 3 some device could not be read."""
-        from roceconf.acceptance.bom import collect
+        from roceconf.acceptance.bom import bom_text, collect
         from roceconf.compile import load_valid
         from roceconf.drift.collect import CollectError
         from roceconf.reports import resolve_format, to_data
@@ -203,8 +206,10 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
         fab = load_valid(intent)
         if device is not None and device not in fab.devices:
             _fail(f"no device named '{device}' in the intent")
+        sliced = cli_slices.choose(fab, slice_spec, results_dir, inventory, device)
         try:
-            data = collect(fab, inventory, workers=workers, timeout=timeout, device=device)
+            data = collect(fab, inventory, workers=workers, timeout=timeout,
+                           device=sliced.devices if sliced is not None else device)
         except CollectError as e:
             _fail(str(e))
         if fmt == "text":
@@ -226,6 +231,9 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
             text = "\n".join(plain(line) for line in lines) + "\n"
         else:
             text = to_data(data, fmt)
+        if sliced is not None:
+            cli_slices.save(sliced, "bom", to_data(data, "json"))
+        text = bom_text(data) if fmt == "text" else to_data(data, fmt)
         _emit(text, output)
         sys.exit(3 if any(d["status"] != "read" for d in data["devices"].values()) else 0)
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import limits, platforms
-from roceconf.transport import CollectError, Target
+from roceconf.transport import CollectError, Target, apply_ssh_config
 
 #: Every host variable :func:`target_from_vars` reads (the action plugin passes exactly these).
 CONNECTION_VARS: tuple[str, ...] = (
@@ -139,6 +139,21 @@ def ssh_proxy(args: str) -> tuple[str | None, str | None]:
     return jump, command
 
 
+def ssh_config_arg(args: str) -> str | None:
+    """The OpenSSH client config file named in ssh arguments (``-F FILE``, ``-FFILE``), or None."""
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        return None
+    found = None
+    for i, w in enumerate(words):
+        if w == "-F" and i + 1 < len(words):
+            found = words[i + 1]
+        elif w.startswith("-F") and len(w) > 2:
+            found = w[2:]
+    return found
+
+
 class VaultUnreadable(CollectError):
     """A vaulted variable that cannot be decrypted: the whole run stops with one line (exit 2)."""
 
@@ -226,12 +241,13 @@ def target_from_vars(
             )
         else:
             port = text("ansible_ssh_port") or (text("ansible_port") if connection != "httpapi" else None)
-        jump = command = None
+        jump = command = config = None
         for key in ("ansible_ssh_common_args", "ansible_ssh_extra_args"):
             args = text(key)
             if args:
                 j, c = ssh_proxy(args)
                 jump, command = j or jump, c or command
+                config = ssh_config_arg(args) or config
         key_file = first("ansible_ssh_private_key_file", "ansible_private_key_file")
         agent = get("roceconf_ssh_agent")
         target = Target(
@@ -239,7 +255,7 @@ def target_from_vars(
             platform=plat,
             host=host,
             port=int(port) if port else None,
-            username=first("ansible_user", "ansible_ssh_user") or env.get("ROCECONF_USERNAME") or None,
+            username=first("ansible_user", "ansible_ssh_user") or None,
             password=first(
                 "ansible_password",
                 "ansible_ssh_pass",
@@ -258,6 +274,10 @@ def target_from_vars(
         )
         if command:
             target.extra["proxy_command"] = command
+        if transport == "ssh":  # the OpenSSH client config, as ssh reads it (-F FILE, else ~/.ssh/config)
+            apply_ssh_config(target, os.path.expanduser(config) if config else None, env)
+        if not target.username:
+            target.username = env.get("ROCECONF_USERNAME") or None
         return target
     except VaultUnreadable:
         raise

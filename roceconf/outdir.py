@@ -294,6 +294,20 @@ def _transaction(d: Path, changed: dict[str, bytes], removed: list[str], manifes
     shutil.rmtree(staging, ignore_errors=True)
 
 
+def _umask() -> int:
+    """The process umask, read without changing it (Linux ``/proc``), else set and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 #: the caller's own open streams, named through a link: the only links written through
 _STREAM = re.compile(r"^/(?:dev/(?:stdout|stderr|fd/\d+)|proc/self/fd/\d+)$")
 
@@ -347,10 +361,12 @@ def _write_through(p: Path, text: str, st: os.stat_result) -> None:
         os.close(fd)
 
 
-def write_file(path: str | Path, text: str) -> None:
+def write_file(path: str | Path, text: str, private: bool = False) -> None:
     """Write one file atomically (temp file + fsync + rename), e.g. a report. A FIFO or a character device
     (``/dev/null``, ``/dev/stdout``) is written into, never replaced; a directory, socket or block device
-    is refused, and so is a link that leads out of the file's directory (:func:`contained`)."""
+    is refused, and so is a link that leads out of the file's directory (:func:`contained`). A report honours
+    the umask (0644 under umask 022, so a metrics collector running as another user can read it); ``private``
+    files (device configs and raw device outputs) stay 0600."""
     p = Path(path)
     d = p.parent if str(p.parent) else Path(".")
     st = _special(p)
@@ -366,6 +382,8 @@ def write_file(path: str | Path, text: str) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".roceconf-tmp", dir=d)
+        if not private:
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
@@ -405,8 +423,6 @@ def write_outputs(files: dict[str, str], out_dir: str | Path, private: bool = Fa
                 continue
         except OSError:
             pass
-        write_file(p, text)
-        if private:
-            p.chmod(0o600)
+        write_file(p, text, private=private)
         changed.append(name)
     return changed

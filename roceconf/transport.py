@@ -16,6 +16,7 @@ Secrets never appear in a message (``Target.scrub``).
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shlex
 import ssl
@@ -150,6 +151,50 @@ def proxy_command(target: Target) -> str | None:
     return shlex.join(args)
 
 
+def apply_ssh_config(target: Target, path: str | None, env: Any = os.environ) -> None:
+    """Read the OpenSSH client config that applies to an SSH target - ``path`` (``-F FILE`` of the inventory's
+    ssh arguments) or, as ssh does, ``~/.ssh/config`` when it exists - and take from its block for the target's
+    host what netmiko does not: ``User`` (when the inventory names none) and ``IdentityFile`` (when the inventory
+    names no key). ``HostName``, ``Port``, ``ProxyJump`` and ``ProxyCommand`` are applied by netmiko itself
+    (``ssh_config_file``). A named file that cannot be read makes the target a problem (unknown, never a
+    guess)."""
+    if path is None:
+        home = env.get("HOME") or os.path.expanduser("~")
+        default = os.path.join(home, ".ssh", "config")
+        if not os.path.isfile(default):
+            return
+        path = default
+    import paramiko
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            cfg = paramiko.SSHConfig()
+            cfg.parse(fh)
+        found = cfg.lookup(target.host)
+    except (OSError, UnicodeDecodeError, ValueError, paramiko.SSHException) as e:
+        target.problem = f"cannot read the ssh config {path}: {getattr(e, 'strerror', None) or e}"
+        return
+    target.extra["ssh_config"] = path
+    if any(k in found for k in ("proxycommand", "proxyjump")) or found.get("hostname", target.host) != target.host:
+        target.extra["ssh_config_routes"] = True  # the config decides where the connection goes
+    if not target.username and found.get("user"):
+        target.username = found["user"]
+    if not target.key_file:
+        keys = [os.path.expanduser(k) for k in found.get("identityfile") or []]
+        key = next((k for k in keys if os.path.isfile(k)), None)
+        if key and "identityfile" in {k.lower() for k in _explicit_keys(cfg, target.host)}:
+            target.key_file = key
+
+
+def _explicit_keys(cfg: Any, host: str) -> set[str]:
+    """The options a config states for ``host`` (paramiko adds an IdentityFile default of its own)."""
+    out: set[str] = set()
+    for block in getattr(cfg, "_config", []):
+        if any(fnmatch.fnmatch(host, p) for p in block.get("host", []) if not p.startswith("!")):
+            out.update(k for k in block.get("config", {}))
+    return out
+
+
 def netmiko_params(target: Target, device_type: str, timeout: float) -> dict[str, Any]:
     """ConnectHandler arguments: every timeout bounded, the key file / agent / jump host of the target."""
     params: dict[str, Any] = {
@@ -173,6 +218,8 @@ def netmiko_params(target: Target, device_type: str, timeout: float) -> dict[str
         import paramiko
 
         params["sock"] = paramiko.ProxyCommand(cmd)
+    elif target.extra.get("ssh_config"):  # the inventory's own jump host wins over the config's, as with ssh -o
+        params["ssh_config_file"] = target.extra["ssh_config"]
     return params
 
 
@@ -198,7 +245,7 @@ def napalm_optional_args(target: Target, driver: str, timeout: float) -> dict[st
                 "use_keys": ssh["use_keys"],
             }
         )
-        for key in ("key_file", "sock"):
+        for key in ("key_file", "sock", "ssh_config_file"):
             if key in ssh:
                 optional[key] = ssh[key]
     return optional

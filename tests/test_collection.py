@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SOURCE = ROOT / "playbooks" / "collections" / "ansible_collections" / "roceconf" / "fabric"
 INTENT = ROOT / "inventories" / "lab" / "intent.yml"
-MODULES = ("render", "drift", "apply", "report", "state_info")
+MODULES = ("render", "drift", "apply", "report", "state_info", "health", "merge", "intent_info")
 
 pytestmark = pytest.mark.xdist_group("collection")
 
@@ -128,7 +128,16 @@ def test_ansible_doc_after_install(installed: Path) -> None:
     )
     assert res.returncode == 0 and "roceconf.fabric.drift" in res.stdout and "fail_on" in res.stdout
     roles = installed / "collections" / "ansible_collections" / "roceconf" / "fabric" / "roles"
-    assert sorted(p.name for p in roles.iterdir()) == ["apply", "drift_audit", "generate"]
+    assert sorted(p.name for p in roles.iterdir()) == ["apply", "drift_audit", "generate", "health_check"]
+    for role in ("apply", "drift_audit", "generate", "health_check"):  # meta/argument_specs.yml documents each
+        res = subprocess.run([str(BIN / "ansible-doc"), "-t", "role", "--json", f"roceconf.fabric.{role}"],
+                             cwd=installed, env=env, capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0, res.stderr
+        spec = json.loads(res.stdout)[f"roceconf.fabric.{role}"]["entry_points"]["main"]
+        assert spec["short_description"] and "roceconf_intent" in spec["options"], spec
+    collection = installed / "collections" / "ansible_collections" / "roceconf" / "fabric"
+    assert (collection / "LICENSE").read_text().lstrip().startswith("Apache License")
+    assert (collection / "playbooks" / "health_check.yml").is_file()
 
 
 SANITY_TESTS = (
@@ -319,7 +328,7 @@ def test_drift_audit_role_from_a_user_playbook_matches_the_cli(
     playbook.write_text(
         "- name: Nightly RoCE audit\n  hosts: all\n  gather_facts: false\n  tasks:\n"
         "    - name: Audit against the intent\n      ansible.builtin.import_role:\n"
-        "        name: roceconf.fabric.drift_audit\n"
+        "        name: roceconf.fabric.drift_audit\n        rolespec_validate: false\n"
         f"      vars:\n        roceconf_intent: {INTENT}\n        roceconf_report_dir: {user / 'reports'}\n"
         "        roceconf_retries: 0\n"
     )

@@ -45,8 +45,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("intent", ("intent", "desired")),
     ("reports", ("reports", "compile")),
     ("readers", ("drift", "plan")),
-    ("audits", ("health", "fabric", "acceptance", "apply", "demo")),
-    ("commands", ("findings", "docgen", "clierrors", "cli_common", "cli_acceptance", "cli")),
+    ("audits", ("health", "fabric", "acceptance", "apply", "demo", "slices")),
+    ("commands", ("findings", "docgen", "clierrors", "cli_common", "cli_acceptance", "cli_slices", "cli")),
 ]
 
 #: What the platform drivers must never reach, not even inside a function.

@@ -36,6 +36,7 @@ from roceconf.intent.desired import desired_state
 from roceconf.names import natural_key
 from roceconf.platforms.base import split_outputs
 from roceconf.render import render_state
+from roceconf.reports.escape import plain
 
 FORMAT_VERSION = 1
 #: rule of a baseline finding: the BOM or config changed since the accepted acceptance test
@@ -105,14 +106,16 @@ def collect(
     workers: int = 8,
     timeout: float = 10.0,
     credentials: tuple[str, str] | None = None,
-    device: str | None = None,
+    device: str | list[str] | None = None,
 ) -> dict[str, Any]:
-    """The BOM of every device of the intent, read live. Unreadable devices are recorded with the reason."""
+    """The BOM of every device of the intent (or of ``device``: one name or a list), read live. Unreadable
+    devices are recorded with the reason."""
     targets = load_inventory(inventory)
     if credentials is not None:
         for t in targets.values():
             t.username, t.password = credentials
-    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
+    chosen = None if device is None else {device} if isinstance(device, str) else set(device)
+    names = [n for n in sorted(fab.devices, key=natural_key) if chosen is None or n in chosen]
 
     def one(name: str) -> dict[str, Any]:
         return device_entry(fab, name, targets.get(name), timeout)
@@ -126,6 +129,25 @@ def collect(
         "fabric": fab.intent.fabric,
         "devices": results,
     }
+
+
+def bom_text(data: dict[str, Any]) -> str:
+    """The BOM as text: one line per device (``roceconf bom --format text``)."""
+    lines = []
+    for name, d in data["devices"].items():
+        if d["status"] != "read":
+            lines.append(f"{name}: unknown ({d['reason']})")
+            continue
+        f = d["facts"]
+        if f.get("kind") == "host":
+            nics = ", ".join(f"{k} {v.get('rdma_device')} {v.get('driver')} fw {v.get('firmware')}"
+                             for k, v in (f.get("nics") or {}).items())
+            lines.append(f"{name}: kernel {f.get('kernel')}, OFED {f.get('ofed')}, NCCL {f.get('nccl')}, "
+                         f"CUDA {f.get('cuda')}; {nics}")
+        else:
+            lines.append(f"{name}: {f.get('vendor')} {f.get('model')} {f.get('os')} {f.get('version')}")
+    # device facts are device text: one visible line each, whatever they quote (roceconf.reports.escape)
+    return "\n".join(plain(line) for line in lines) + "\n"
 
 
 def offline(fab: Fabric) -> dict[str, Any]:

@@ -441,7 +441,7 @@ def _audit(
     *,
     inventory: str | Path | None = None,
     configs: str | Path | None = None,
-    device: str | None = None,
+    device: str | list[str] | None = None,
     workers: int = 8,
     timeout: float = 10.0,
     retries: int = 2,
@@ -455,8 +455,10 @@ def _audit(
     ``ca_file`` / ``verify_tls`` override the inventory's eAPI certificate settings for every device."""
     if (inventory is None) == (configs is None):
         raise ValueError("give exactly one of inventory or configs")
-    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
-    if device is not None and not names:
+    # ``device``: one name, or a list of names (a slice, roceconf.slices)
+    chosen = None if device is None else {device} if isinstance(device, str) else set(device)
+    names = [n for n in sorted(fab.devices, key=natural_key) if chosen is None or n in chosen]
+    if isinstance(device, str) and not names:
         raise CollectError(f"no device named '{device}' in the intent", retry=False)
     targets: dict[str, Target] = load_inventory(inventory) if inventory is not None else {}
     if credentials is not None:
@@ -471,7 +473,7 @@ def _audit(
     results: dict[str, DeviceResult] = {}
     total = len(names)
     # what every device is compared with, built once per shape (thousands of identical leaves: one)
-    desired = expressible_states(fab, only=device)
+    desired = expressible_states(fab, only=device if isinstance(device, str) else None)
     wants: dict[tuple, dict[str, Any]] = {}
     want: dict[str, dict[str, Any]] = {}
     for n in names:

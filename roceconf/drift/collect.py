@@ -145,8 +145,8 @@ def _napalm_cli_json(
 
 def _probe(target: Target, timeout: float) -> None:
     """Fail fast and clearly when nothing listens (connection refused / unreachable)."""
-    if target.proxy_jump or target.extra.get("proxy_command"):
-        return  # reached through a jump host: only the jump host can tell
+    if target.proxy_jump or target.extra.get("proxy_command") or target.extra.get("ssh_config_routes"):
+        return  # reached through a jump host (or where the ssh config says): only that route can tell
     port = target.port or {"https": 443, "http": 80, "netconf": 830}.get(target.transport or "", 22)
     try:
         with socket.create_connection((target.host, port), timeout=timeout):

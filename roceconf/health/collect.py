@@ -179,7 +179,9 @@ def health_live(
         if save_dir is not None:
             from roceconf.compile import write_outputs
 
-            write_outputs({n + SAVED_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir, private=True)
+            write_outputs(
+                {n + SAVED_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir, private=True
+            )
         snaps[n] = [snapshot(dev, s["taken_at"], s["outputs"], s["command_times"]) for s in r.samples]
     return evaluate(fab, snaps, errors, source=source, meta=meta)
 
@@ -213,7 +215,9 @@ def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
     return out
 
 
-def health_offline(fab: Fabric, directory: str | Path, *, device: str | None = None) -> HealthReport:
+def health_offline(
+    fab: Fabric, directory: str | Path, *, device: str | list[str] | None = None
+) -> HealthReport:
     d = Path(directory)
     if not d.is_dir():
         raise CollectError(f"{directory}: not a directory", retry=False)

@@ -13,7 +13,8 @@ description:
   - Runs C(roceconf.health.collect.health_live) for the given devices of the inventory - the same
     collection, credentials, worker pool, timeouts and C(unknown) semantics as the drift audit - and writes
     the health report into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(health.json),
-    C(health-junit.xml), C(health.md), C(health.prom) (Prometheus textfile) - and the raw counters of every
+    C(health-junit.xml), C(health.md), C(health.prom) (Prometheus textfile), C(health.html) (fabric map) - and
+    the raw counters of every
     sample into C(dest/<YYYY-MM-DD>/counters/) (C(roceconf health --counters) reads them again).
   - "The evaluation needs every device at once (link partners are correlated), so it runs once on the
     controller (C(run_once: true), C(delegate_to: localhost))."
@@ -80,6 +81,28 @@ options:
     description: Fail when a device could not be read.
     type: bool
     default: true
+  fail:
+    description:
+      - Fail the task on a blocking finding or unknown device. With V(false) it only returns RV(findings),
+        RV(exit_code) and RV(failed_devices) (the role fails each device's own host and one summary task).
+    type: bool
+    default: true
+  inventory_hosts:
+    description:
+      - Every host of the inventory (C(groups['all'])). A device of the intent that is not among them is reported
+        C(unknown) (not in the inventory). Not used for a slice (O(job_id)).
+    type: list
+    elements: str
+    default: []
+  job_id:
+    description:
+      - AWX's C(awx_job_id). Given, this run is one slice - its reports and counters go to
+        C(dest/<date>/slices/awx-<workflow_job_id>/job-<job_id>/) with a C(slice.json), never over another
+        slice's. M(roceconf.fabric.merge) evaluates the slices' counters together (link partners included).
+    type: str
+  workflow_job_id:
+    description: AWX's C(awx_workflow_job_id), shared by the slices of one run.
+    type: str
 attributes:
   action:
     description: Has an action plugin that passes every host's connection variables.
@@ -121,6 +144,29 @@ findings:
   returned: always, unless the module could not start
   type: list
   elements: dict
+lines:
+  description: One line per blocking finding (severity, rule, device, port, priority, message) or unreadable device.
+  returned: always, unless the module could not start
+  type: list
+  elements: str
+failed_devices:
+  description: Devices with a blocking finding or that could not be read (their hosts fail in the role).
+  returned: always, unless the module could not start
+  type: list
+  elements: str
+skipped:
+  description: Devices of the play that are not devices of the intent (not read).
+  returned: always, unless the module could not start
+  type: list
+  elements: str
+folder:
+  description: The folder the reports were written to (a slice's own folder when O(job_id) is given).
+  returned: always, unless the module could not start
+  type: str
+slice:
+  description: The slice folder's C(slice.json) content, when O(job_id) is given.
+  returned: when O(job_id) is given
+  type: dict
 files:
   description: The report files written.
   returned: always, unless the module could not start
@@ -153,6 +199,10 @@ def main():
             "date": {"type": "str"},
             "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
             "fail_on_unknown": {"type": "bool", "default": True},
+            "fail": {"type": "bool", "default": True},
+            "inventory_hosts": {"type": "list", "elements": "str", "default": []},
+            "job_id": {"type": "str"},
+            "workflow_job_id": {"type": "str"},
         },
         supports_check_mode=True,
     )
@@ -182,9 +232,22 @@ def main():
     for dev, conn, secret in zip(p["devices"], conns[:n], secrets[:n], strict=True):
         targets[dev] = target_from_vars(dev, {**(conn or {}), **(secret or {})}, env=os.environ)
     devices = [d for d in p["devices"] if d in fab.devices]
+    skipped = [d for d in p["devices"] if d not in fab.devices]
+    if p["inventory_hosts"] and not p["job_id"]:  # the intent's devices the inventory lacks: unknown
+        devices += [d for d in fab.devices if d not in set(p["inventory_hosts"]) and d not in devices]
     if not devices:
         module.fail_json(msg="none of the play's hosts is a device of the intent")
     folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or datetime.now(UTC).strftime("%Y-%m-%d"))
+    meta = None
+    if p["job_id"]:
+        from roceconf.slices import SliceError, job_dirname, slice_meta
+
+        try:
+            run = job_dirname(p["workflow_job_id"]) if p["workflow_job_id"] else "job-none"
+            folder = os.path.join(folder, "slices", "awx-" + run[len("job-"):], job_dirname(p["job_id"]))
+        except SliceError as e:
+            module.fail_json(msg=str(e))
+        meta = slice_meta("health", p["intent"], devices, job_id=p["job_id"], workflow_job_id=p["workflow_job_id"])
     try:
         report = health_live(
             fab,
@@ -206,17 +269,38 @@ def main():
         "health.md": FORMATS["markdown"](report),
         "health.prom": FORMATS["prometheus"](report),
     }
+    from roceconf.reports import html
+
+    texts["health.html"] = html.render(html.health_map(report, fab))  # the fabric map
+    if meta is not None:
+        import json
+
+        texts["slice.json"] = json.dumps(meta, indent=1) + "\n"  # written last: the slice is complete
     write_outputs(texts, folder)
     findings = [f.to_dict() for f in report.findings]
+    bad = [f for f in findings if p["fail_on"] != "never" and RANK[f["severity"]] <= RANK[p["fail_on"]]]
+    unknown = [d for d in report.devices if d.status == "unknown"]
+    failed = {f["device"] for f in bad} | ({d.device for d in unknown} if p["fail_on_unknown"] else set())
+    lines = [
+        f"[{f['severity']}] {f['rule']} {f['device']}:{f['port'] or '-'} priority "
+        f"{'-' if f['priority'] is None else f['priority']}: {f['message']}"
+        for f in bad
+    ] + ([f"{d.device}: could not read: {d.reason}" for d in unknown] if p["fail_on_unknown"] else [])
     out = {
         "summary": report.counts,
+        "lines": lines,
         "exit_code": report.exit_code,
         "findings": findings,
+        "failed_devices": sorted(failed),
+        "skipped": skipped,
+        "folder": folder,
         "files": [os.path.join(folder, n) for n in texts],
         "changed": False,
+        **({"slice": meta} if meta is not None else {}),
     }
+    if not p["fail"]:
+        module.exit_json(**out)
     if p["fail_on"] != "never":
-        bad = [f for f in findings if RANK[f["severity"]] <= RANK[p["fail_on"]]]
         if bad:
             shown = "; ".join(
                 f"[{f['severity']}] {f['rule']} {f['device']}:{f['port'] or '-'} priority "
@@ -225,7 +309,6 @@ def main():
             )
             more = f" (+{len(bad) - 10} more)" if len(bad) > 10 else ""
             module.fail_json(msg=f"{len(bad)} health finding(s) of severity {p['fail_on']} or worse: {shown}{more}", **out)
-    unknown = [d for d in report.devices if d.status == "unknown"]
     if unknown and p["fail_on_unknown"]:
         module.fail_json(msg="could not read: " + "; ".join(f"{d.device} ({d.reason})" for d in unknown), **out)
     module.exit_json(**out)

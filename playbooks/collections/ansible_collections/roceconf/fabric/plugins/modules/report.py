@@ -12,7 +12,8 @@ short_description: Write the drift reports (JSON, JUnit, Markdown) of a whole au
 description:
   - Combines the per-device results registered from M(roceconf.fabric.drift) into one drift report and writes it
     with the library's report functions (C(roceconf.drift.report) C(to_json), C(to_junit), C(to_markdown))
-    into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(drift.json), C(drift-junit.xml), C(drift.md).
+    into a dated folder C(dest/<YYYY-MM-DD>/) (UTC date) - C(drift.json), C(drift-junit.xml), C(drift.md) and,
+    when O(intent) is given, the HTML fabric map C(drift.html).
   - Fails when drift of severity O(fail_on) exists, naming every device and item; fails when a device could
     not be audited (unless O(fail_on_unknown=false)). The reports are written first.
   - "Runs on the controller, once (C(run_once: true), C(delegate_to: localhost))."
@@ -73,6 +74,31 @@ options:
     description: Fail when O(baseline) is stale (an C(RC400) finding), as C(roceconf drift --baseline) exits 1.
     type: bool
     default: true
+  fail:
+    description:
+      - Fail the task when a finding blocks the audit (O(fail_on), O(fail_on_unknown), O(fail_on_stale)). With
+        V(false) the task only returns RV(findings) and RV(failed_devices) (the role then fails each device's own
+        host and one summary task).
+    type: bool
+    default: true
+  inventory_hosts:
+    description:
+      - Every host of the inventory (C(groups['all'])). A device of the intent that is not among them is reported
+        C(unknown) (not in the inventory), as C(roceconf drift --inventory) does. Not used for a slice
+        (O(job_id)) - a slice's inventory holds its own hosts only, the merge reports the devices no slice had.
+    type: list
+    elements: str
+    default: []
+  job_id:
+    description:
+      - AWX's C(awx_job_id). Given, this run is one slice of a sliced job template (or one job of a workflow) -
+        its reports go to C(dest/<date>/slices/awx-<workflow_job_id>/job-<job_id>/) with a C(slice.json), never
+        over another slice's, and only this slice's hosts are reported. M(roceconf.fabric.merge) (or
+        C(roceconf report merge)) combines the slices into one fabric report.
+    type: str
+  workflow_job_id:
+    description: AWX's C(awx_workflow_job_id), shared by the slices of one run (the folder above the slices).
+    type: str
 attributes:
   check_mode:
     description: Nothing is written; the findings are still reported.
@@ -114,6 +140,24 @@ summary:
   description: Counts (devices, in_sync, drift, unknown, critical, warning, info).
   returned: always
   type: dict
+exit_code:
+  description: What C(roceconf drift) would exit with for these devices (0 in sync, 1 drift, 3 some device unknown).
+  returned: always
+  type: int
+failed_devices:
+  description: The devices with a finding that blocks the audit (their hosts fail in the role).
+  returned: always
+  type: list
+  elements: str
+skipped:
+  description: Hosts of the play that are not devices of the intent (not audited, not reported).
+  returned: always
+  type: list
+  elements: str
+slice:
+  description: The slice folder's C(slice.json) content, when O(job_id) is given.
+  returned: when O(job_id) is given
+  type: dict
 findings:
   description: One line per failing item or unknown device (device, severity, field, interface, expected, actual).
   returned: always
@@ -144,6 +188,10 @@ def main() -> None:
             "fail_on_unknown": {"type": "bool", "default": True},
             "baseline": {"type": "path"},
             "fail_on_stale": {"type": "bool", "default": True},
+            "fail": {"type": "bool", "default": True},
+            "inventory_hosts": {"type": "list", "elements": "str", "default": []},
+            "job_id": {"type": "str"},
+            "workflow_job_id": {"type": "str"},
         },
         supports_check_mode=True,
     )
@@ -160,8 +208,23 @@ def main() -> None:
     if len(p["results"]) != len(p["hosts"]):
         module.fail_json(msg=f"{len(p['results'])} results for {len(p['hosts'])} hosts")
     plats = list(p["platforms"]) + [""] * (len(p["hosts"]) - len(p["platforms"]))
+    fab = None
+    if p["intent"]:
+        from roceconf.compile import load_valid
+        from roceconf.diagnostics import DiagnosticError
+
+        try:
+            fab = load_valid(p["intent"])
+        except DiagnosticError as e:
+            module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
+        except OSError as e:
+            module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
+    # exactly the intent's devices: hosts of the play that the intent lacks are skipped (and named)
+    skipped = [h for h in p["hosts"] if fab is not None and h not in fab.devices]
     devices = []
     for host, plat, reg in zip(p["hosts"], plats[: len(p["hosts"])], p["results"], strict=True):
+        if host in skipped:
+            continue
         d = (reg or {}).get("drift")
         if not d:
             why = (reg or {}).get("msg") or "no audit result (the audit task did not run for this host)"
@@ -181,6 +244,11 @@ def main() -> None:
                 seconds=float(d.get("seconds", 0.0)),
             )
         )
+    if fab is not None and p["inventory_hosts"] and not p["job_id"]:
+        listed = set(p["inventory_hosts"])
+        for name, dev in fab.devices.items():
+            if name not in listed:
+                devices.append(DeviceResult(name, dev.platform, "unknown", "", reason="not in the inventory"))
     devices.sort(key=lambda r: natural_key(r.device))
     now = datetime.now(UTC)
     report = DriftReport(
@@ -195,33 +263,57 @@ def main() -> None:
         entries = {host: (reg or {}).get("bom") for host, reg in zip(p["hosts"], p["results"], strict=True)}
         try:
             report.baseline = baseline_block(load_baseline(p["baseline"]), p["baseline"], entries,
-                                             only=list(p["hosts"]),
+                                             only=[h for h in p["hosts"] if h not in skipped],
                                              missing="no BOM read (run roceconf.fabric.drift with bom: true)")
         except BaselineError as e:
             module.fail_json(msg=str(e))
     folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or now.strftime("%Y-%m-%d"))
+    meta = None
+    if p["job_id"]:
+        from roceconf.slices import SliceError, job_dirname, slice_meta
+
+        try:
+            run = job_dirname(p["workflow_job_id"]) if p["workflow_job_id"] else "job-none"
+            folder = os.path.join(folder, "slices", "awx-" + run[len("job-"):], job_dirname(p["job_id"]))
+        except SliceError as e:
+            module.fail_json(msg=str(e))
+        meta = slice_meta("drift", p["intent"], [d.device for d in devices], job_id=p["job_id"],
+                          workflow_job_id=p["workflow_job_id"])
     texts = {
         "drift.json": to_json(report),
         "drift-junit.xml": to_junit(report),
         "drift.md": to_markdown(report),
     }
+    if fab is not None:  # the fabric map (the HTML report of `roceconf drift --format html`)
+        from roceconf.reports import html
+
+        texts["drift.html"] = html.render(html.drift_map(report, fab))
+    if meta is not None:
+        import json
+
+        texts["slice.json"] = json.dumps(meta, indent=1) + "\n"  # written last: the slice is complete
     changed = []
     if not module.check_mode:
         changed = write_outputs(texts, folder)
     findings = []
+    failed_devices = set()
     for d in devices:
         if d.status == "unknown" and p["fail_on_unknown"]:
             findings.append(f"{d.device}: could not audit: {d.reason}")
+            failed_devices.add(d.device)
         if p["fail_on"] == "never":
             continue
         for i in d.items:
             if RANK[i.severity] <= RANK[p["fail_on"]]:
+                failed_devices.add(d.device)
                 where = f" ({i.interface})" if i.interface else ""
                 findings.append(
                     f"{d.device}: [{i.severity}] {i.field}{where} expected {i.expected!r}, actual {i.actual!r}"
                 )
     if report.baseline is not None and p["fail_on_stale"]:
-        findings += [f["message"] for f in report.baseline["findings"] if f["rule"] == "RC400"]
+        stale = [f for f in report.baseline["findings"] if f["rule"] == "RC400"]
+        findings += [f["message"] for f in stale]
+        failed_devices.update(f["device"] for f in stale)
     out = {
         "changed": bool(changed) or (module.check_mode and bool(texts)),
         "folder": folder,
@@ -229,12 +321,17 @@ def main() -> None:
             "json": os.path.join(folder, "drift.json"),
             "junit": os.path.join(folder, "drift-junit.xml"),
             "markdown": os.path.join(folder, "drift.md"),
+            **({"html": os.path.join(folder, "drift.html")} if "drift.html" in texts else {}),
         },
         "summary": report.counts,
+        "exit_code": report.exit_code,
+        "skipped": skipped,
+        "failed_devices": sorted(failed_devices, key=natural_key),
         "findings": findings,
+        **({"slice": meta} if meta is not None else {}),
         **({"baseline": report.baseline} if report.baseline is not None else {}),
     }
-    if findings:
+    if findings and p["fail"]:
         shown = "\n".join(findings[:40])
         more = f"\n(+{len(findings) - 40} more in {out['files']['markdown']})" if len(findings) > 40 else ""
         module.fail_json(msg=f"{len(findings)} finding(s) block the audit:\n{shown}{more}", **out)
