@@ -1,9 +1,10 @@
 """Sliced runs against the loopback lab, the way AWX / Automation Platform runs them: the nightly audit as a job
 template sliced in 3 (AWX's rule: the inventory's hosts sorted by name, every 3rd from the K-th; each slice's
 inventory holds its hosts only; `awx_job_id` and `awx_workflow_job_id` as extra vars) run by the real
-ansible-runner in parallel, then merged - equal to the unsliced run (devices, items, counts, exit code). Once more
-through ansible-runner's `transmit | worker | process` streaming, the way AWX hands a job to an execution node.
-The CLI's `--slice K/N` for health and bom, merged, equals the unsliced CLI run.
+ansible-runner in parallel, then merged - equal to the unsliced run (devices, items, counts, exit code); the same
+for the health check and the bill of materials. Once more, each of the three, through ansible-runner's
+`transmit | worker | process` streaming, the way AWX hands a job to an execution node. The CLI's `--slice K/N`
+for health and bom, merged, equals the unsliced CLI run.
 
 The inventory has a host the intent lacks (fw1: skipped, never contacted) and lacks a device of the intent (gpu4:
 unknown); leaf3 drifted out of band (its host alone fails in PLAY RECAP).
@@ -28,7 +29,7 @@ import yaml
 
 from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.lab import Lab
-from roceconf.slices import awx_slice, slice_devices
+from roceconf.slices import REPORT_FILE, awx_slice, slice_devices
 from tests.test_ansible import COLLECTIONS, recap
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,6 +131,43 @@ def _run(d: Path) -> Any:
     return ansible_runner.run(private_data_dir=str(d), playbook="main.yml", quiet=True, cmdline="--forks 10")
 
 
+PLAYBOOK = {"drift": "roceconf.fabric.drift_audit", "health": "roceconf.fabric.health_check", "bom": "roceconf.fabric.bom"}
+FULL_DIR = {"drift": "reports-full", "health": "health-full", "bom": "bom-full"}  # the unsliced runs' reports
+
+
+def _unsliced(setup: Setup, kind: str) -> dict[str, Any]:
+    """The unsliced playbook run's report (run here unless a test of this module already ran it)."""
+    root = setup.tmp / FULL_DIR[kind]
+    if not root.exists():
+        _run(setup.data_dir(f"{kind}-unsliced", PLAYBOOK[kind], setup.inventory, {"roceconf_report_dir": str(root)}))
+    return json.loads((_day(root) / REPORT_FILE[kind]).read_text())
+
+
+def _bom_comparable(report: dict[str, Any]) -> dict[str, Any]:
+    """A BOM without its time and the wording of why a device was in no run (not in the inventory / no slice)."""
+    out = json.loads(json.dumps(report))
+    out.pop("generated_at")
+    for d in out["devices"].values():
+        if d["status"] != "read":
+            d.pop("reason")
+    return out
+
+
+def _assert_same(kind: str, merged: dict[str, Any], merged_rc: int, unsliced: dict[str, Any]) -> None:
+    """The merge equals the unsliced run: devices, verdicts, items, counts and exit code (timestamps aside)."""
+    if kind == "drift":
+        assert merged_rc == unsliced["exit_code"] and _comparable(merged) == _comparable(unsliced)
+    elif kind == "health":
+        assert merged_rc == unsliced["exit_code"] == merged["exit_code"]
+        assert merged["summary"] == unsliced["summary"]
+        assert ({d["device"]: d["status"] for d in merged["devices"]}
+                == {d["device"]: d["status"] for d in unsliced["devices"]})
+        assert _finding_keys(merged) == _finding_keys(unsliced)
+    else:
+        assert merged_rc == (3 if any(d["status"] != "read" for d in unsliced["devices"].values()) else 0)
+        assert _bom_comparable(merged) == _bom_comparable(unsliced)
+
+
 def test_sliced_nightly_audit_through_ansible_runner_equals_the_unsliced_run(setup: Setup) -> None:
     full_dir = setup.tmp / "reports-full"
     full = _run(setup.data_dir("full", "roceconf.fabric.drift_audit", setup.inventory,
@@ -202,37 +240,6 @@ def test_sliced_nightly_audit_through_ansible_runner_equals_the_unsliced_run(set
     lost = {d["device"] for d in json.loads(res.stdout)["devices"] if d["status"] == "unknown"}
     assert lost == (set(awx_slice(setup.hosts(), 2, 3)) - {"fw1"}) | {"gpu4"}
     assert res.returncode == 1  # leaf3's drift still dominates; without it the unknowns give 3, never 0
-
-
-def test_slices_through_transmit_worker_process(setup: Setup) -> None:
-    """AWX's remote execution: the job is streamed to a worker (`transmit | worker | process`)."""
-    reports = setup.tmp / "reports-streamed"
-    procs = []
-    for k in (1, 2, 3):
-        hosts = awx_slice(setup.hosts(), k, 3)
-        d = setup.data_dir(f"stream{k}", "roceconf.fabric.drift_audit", setup.sliced(hosts),
-                           {"roceconf_report_dir": str(reports), "awx_job_id": 200 + k, "awx_workflow_job_id": 88})
-        worker = setup.tmp / "runner" / f"worker{k}"
-        worker.mkdir()
-        pipeline = (f"'{BIN}/ansible-runner' transmit '{d}' -p main.yml | "
-                    f"'{BIN}/ansible-runner' worker --private-data-dir '{worker}' | "
-                    f"'{BIN}/ansible-runner' process '{d}'")
-        procs.append((hosts, d, subprocess.Popen(["bash", "-o", "pipefail", "-c", pipeline], stdout=subprocess.PIPE,
-                                                 stderr=subprocess.PIPE, text=True,
-                                                 env={**os.environ, **setup.envvars})))
-    for hosts, d, p in procs:
-        out, err = p.communicate(timeout=600)
-        assert setup.password not in out + err
-        rc = recap(out)  # `process` replays the worker's events: the slice's own PLAY RECAP
-        assert {h for h in rc if h != "localhost"} == set(hosts), out[-3000:] + err
-        assert rc["localhost"]["failed"] == (1 if "leaf3" in hosts else 0), out[-3000:] + err
-        assert any((d / "artifacts" / "job_events").iterdir())
-    env = {**os.environ, **setup.envvars}
-    res = subprocess.run([str(BIN / "roceconf"), "report", "merge", str(_day(reports) / "slices" / "awx-88"),
-                          "--format", "json"], capture_output=True, text=True, env=env, timeout=300)
-    merged = json.loads(res.stdout)
-    full = json.loads((_day(setup.tmp / "reports-full") / "drift.json").read_text())
-    assert res.returncode == 1 and _comparable(merged) == _comparable(full)
 
 
 def _cli(setup: Setup, *args: str) -> subprocess.CompletedProcess[str]:
@@ -359,3 +366,77 @@ def test_sliced_health_check_through_ansible_runner_equals_the_unsliced_run(setu
     assert [k[2] for k in _finding_keys(merged) if k[0] == "RC310"] == [partner], _finding_keys(merged)
     for job in (_day(sliced_dir) / "slices" / "awx-99").iterdir():
         assert not [k for k in _finding_keys(json.loads((job / "health.json").read_text())) if k[0] == "RC310"]
+
+
+def test_sliced_bom_through_ansible_runner_equals_the_unsliced_run(setup: Setup) -> None:
+    """The nightly bill of materials as 3 AWX slices in parallel, merged by the merge_slices playbook: the same
+    devices, facts, config hashes, verdicts and exit code as the unsliced run."""
+    full_dir = setup.tmp / FULL_DIR["bom"]
+    full = _run(setup.data_dir("bom-full", PLAYBOOK["bom"], setup.inventory, {"roceconf_report_dir": str(full_dir)}))
+    out = full.stdout.read()
+    assert setup.password not in out
+    rc = recap(out)
+    # gpu4 is not in the inventory: unknown, the one summary fails (exit 3); fw1 is skipped, never read
+    assert full.status == "failed" and rc["localhost"]["failed"] == 1 and "exit code 3: 1 device(s)" in out, out[-3000:]
+    assert all(v["failed"] == 0 for h, v in rc.items() if h != "localhost") and "skipped: fw1" in out
+    unsliced = json.loads((_day(full_dir) / "bom.json").read_text())
+    assert {n for n, d in unsliced["devices"].items() if d["status"] != "read"} == {"gpu4"}
+    assert "fw1" not in unsliced["devices"] and unsliced["devices"]["leaf3"]["facts"]
+
+    sliced_dir = setup.tmp / "bom-sliced"
+    runs = []
+    for k in (1, 2, 3):
+        hosts = awx_slice(setup.hosts(), k, 3)
+        d = setup.data_dir(f"bom{k}", PLAYBOOK["bom"], setup.sliced(hosts),
+                           {"roceconf_report_dir": str(sliced_dir), "awx_job_id": 400 + k, "awx_workflow_job_id": 66})
+        runs.append((k, hosts, *ansible_runner.run_async(private_data_dir=str(d), playbook="main.yml", quiet=True)))
+    for k, hosts, thread, runner in runs:
+        thread.join(timeout=600)
+        text = runner.stdout.read()
+        assert setup.password not in text
+        assert runner.rc == 0 and {h for h in recap(text) if h != "localhost"} == set(hosts), text[-3000:]
+        part = json.loads((_day(sliced_dir) / "slices" / "awx-66" / f"job-{400 + k}" / "bom.json").read_text())
+        assert sorted(part["devices"]) == sorted(set(hosts) - {"fw1"})  # its own devices only
+    merge = _run(setup.data_dir("bom-merge", "roceconf.fabric.merge_slices", {"all": {"hosts": {}}},
+                                {"roceconf_report_dir": str(sliced_dir)}))
+    text = merge.stdout.read()
+    assert merge.rc != 0 and "merged bom report: exit code 3" in text, text[-3000:]
+    merged = json.loads((_day(sliced_dir) / "bom.json").read_text())
+    _assert_same("bom", merged, 3, unsliced)
+    assert merged["devices"]["gpu4"]["reason"].startswith("in no slice's results")
+
+
+@pytest.mark.parametrize("kind", ["drift", "health", "bom"])
+def test_slices_through_transmit_worker_process(setup: Setup, kind: str) -> None:
+    """AWX's remote execution: each slice's job is streamed to a worker (`transmit | worker | process`)."""
+    reports = setup.tmp / f"{kind}-streamed"
+    workflow = {"drift": 88, "health": 89, "bom": 90}[kind]
+    procs = []
+    for k in (1, 2, 3):
+        hosts = awx_slice(setup.hosts(), k, 3)
+        d = setup.data_dir(f"{kind}-stream{k}", PLAYBOOK[kind], setup.sliced(hosts),
+                           {"roceconf_report_dir": str(reports), "awx_job_id": 200 + k, "awx_workflow_job_id": workflow})
+        worker = setup.tmp / "runner" / f"{kind}-worker{k}"
+        worker.mkdir()
+        pipeline = (f"'{BIN}/ansible-runner' transmit '{d}' -p main.yml | "
+                    f"'{BIN}/ansible-runner' worker --private-data-dir '{worker}' | "
+                    f"'{BIN}/ansible-runner' process '{d}'")
+        procs.append((hosts, d, subprocess.Popen(["bash", "-o", "pipefail", "-c", pipeline], stdout=subprocess.PIPE,
+                                                 stderr=subprocess.PIPE, text=True,
+                                                 env={**os.environ, **setup.envvars})))
+    for hosts, d, p in procs:
+        out, err = p.communicate(timeout=600)
+        assert setup.password not in out + err
+        rc = recap(out)  # `process` replays the worker's events: the slice's own PLAY RECAP
+        assert {h for h in rc if h != "localhost"} == set(hosts), out[-3000:] + err
+        if kind == "drift":
+            assert rc["localhost"]["failed"] == (1 if "leaf3" in hosts else 0), out[-3000:] + err
+        if kind == "bom":  # every device of a slice's inventory is read (gpu4 is in no slice's inventory)
+            assert all(v["failed"] == 0 for v in rc.values()), out[-3000:] + err
+        assert any((d / "artifacts" / "job_events").iterdir())
+        # the slice's result was written by the worker, in its own folder
+        job = json.loads((_day(reports) / "slices" / f"awx-{workflow}" / f"job-{200 + procs.index((hosts, d, p)) + 1}"
+                          / "slice.json").read_text())
+        assert job["kind"] == kind and sorted(job["devices"]) == sorted(set(hosts) - {"fw1"})
+    res = _cli(setup, "report", "merge", str(_day(reports) / "slices" / f"awx-{workflow}"), "--format", "json")
+    _assert_same(kind, json.loads(res.stdout), res.returncode, _unsliced(setup, kind))

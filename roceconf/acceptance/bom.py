@@ -101,16 +101,21 @@ def device_entry(fab: Fabric, name: str, target: Target | None, timeout: float =
 
 def collect(
     fab: Fabric,
-    inventory: str | Path,
+    inventory: str | Path | None,
     *,
     workers: int = 8,
     timeout: float = 10.0,
     credentials: tuple[str, str] | None = None,
     device: str | list[str] | None = None,
+    targets: dict[str, Target] | None = None,
 ) -> dict[str, Any]:
     """The BOM of every device of the intent (or of ``device``: one name or a list), read live. Unreadable
-    devices are recorded with the reason."""
-    targets = load_inventory(inventory)
+    devices are recorded with the reason. ``targets`` (name -> Target, e.g. resolved from a play's host
+    variables) replaces the inventory file; a device without a target is ``unknown`` (not in the inventory)."""
+    if targets is None:
+        if inventory is None:
+            raise CollectError("no inventory and no targets given")
+        targets = load_inventory(inventory)
     if credentials is not None:
         for t in targets.values():
             t.username, t.password = credentials

@@ -1,6 +1,7 @@
 # Copyright: roceconf maintainers
 # Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
-"""Action plugin of roceconf.fabric.health: every listed host's connection variables go to the module."""
+"""Action plugin of roceconf.fabric.health (and, by subclass, roceconf.fabric.bom): every listed host's
+connection variables go to the module."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from ansible.plugins.action import ActionBase
 
 
 class ActionModule(ActionBase):
+    MODULE = "roceconf.fabric.health"
     _requires_connection = True
 
     def run(self, tmp=None, task_vars=None):
@@ -40,5 +42,5 @@ class ActionModule(ActionBase):
                 secrets.append(secret)
             args["connections"] = connections
             args["connection_secrets"] = secrets
-        result.update(self._execute_module(module_name="roceconf.fabric.health", module_args=args, task_vars=task_vars))
+        result.update(self._execute_module(module_name=self.MODULE, module_args=args, task_vars=task_vars))
         return result

@@ -8,16 +8,17 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: merge
-short_description: Merge the slices of a sliced drift audit or health check into one fabric report
+short_description: Merge the slices of a sliced drift audit, health check or bill of materials into one report
 description:
   - Combines the result folders of the slices of one run (AWX / Automation Platform job slicing; each slice
-    wrote C(slices/awx-<workflow_job_id>/job-<job_id>/) with M(roceconf.fabric.report) or
-    M(roceconf.fabric.health)) with C(roceconf.slices.merge) - the same as C(roceconf report merge) - into the
+    wrote C(slices/awx-<workflow_job_id>/job-<job_id>/) with M(roceconf.fabric.report),
+    M(roceconf.fabric.health) or M(roceconf.fabric.bom)) with C(roceconf.slices.merge) - the same as
+    C(roceconf report merge) - into the
     report the unsliced run writes - devices, items, counts and exit code. Health is evaluated again from every
     slice's raw counters, so link partners read by different slices are correlated.
   - A device of the intent that no slice reported (a slice missing or failed) is C(unknown), never in sync.
   - Writes into O(dest) C(drift.json), C(drift-junit.xml), C(drift.md), C(drift.html) (drift) or C(health.json),
-    C(health-junit.xml), C(health.md), C(health.prom), C(health.html) (health).
+    C(health-junit.xml), C(health.md), C(health.prom), C(health.html) (health) or C(bom.json) (bom).
   - Fails when the merged report's exit code is not 0 (O(fail=true)), after writing the reports.
 version_added: "0.1.0"
 author: roceconf maintainers (@roceconf)
@@ -61,11 +62,11 @@ EXAMPLES = r"""
 
 RETURN = r"""
 kind:
-  description: What was merged (drift or health).
+  description: What was merged (drift, health or bom).
   returned: success
   type: str
 exit_code:
-  description: The merged exit code (drift 0 in sync, 1 drift, 3 some device unknown; health 0, 1, 3).
+  description: The merged exit code (drift 0 in sync, 1 drift, 3 some device unknown; health 0, 1, 3; bom 0, 3).
   returned: success
   type: int
 summary:
