@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "counters",
             "diagnostics",
             "gcpolicy",
+            "inputfile",
             "jsontext",
             "limits",
             "names",
