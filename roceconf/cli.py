@@ -291,7 +291,7 @@ def drift(
     results_dir: str | None = None,
 ) -> None:
     """Audit devices against the intent. Exit 0 in sync, 1 drift (or a stale acceptance baseline), 2 invalid
-    input, 3 some device unknown."""
+    input, 3 some device unknown (or none audited)."""
     from roceconf.compile import load_valid
     from roceconf.drift.audit import audit
     from roceconf.drift.collect import CollectError
@@ -415,7 +415,7 @@ def health(
     """Fabric health from counters: read every device twice or more INTERVAL apart and evaluate the rates
     per port and priority against the intent (RC3xx, docs/health.md).
 
-    Exit 0 healthy, 1 findings, 2 invalid input, 3 some device could not be read."""
+    Exit 0 healthy, 1 findings, 2 invalid input, 3 some device could not be read (or none was judged)."""
     from roceconf.compile import load_valid
     from roceconf.drift.collect import CollectError
     from roceconf.health.collect import health_live, health_offline, plain_progress

@@ -137,7 +137,9 @@ class DriftReport:
     @property
     def exit_code(self) -> int:
         """0 in sync, 1 drift found (or the acceptance baseline is stale), 3 some device could not be audited
-        and nothing drifted elsewhere."""
+        and nothing drifted elsewhere, or no device was audited at all (nothing judged is never in sync)."""
+        if not self.devices:
+            return 3
         if any(d.status == "drift" for d in self.devices):
             return 1
         if self.baseline and any(f["rule"] == "RC400" for f in self.baseline["findings"]):

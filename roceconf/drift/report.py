@@ -348,6 +348,7 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
     con.print(
         f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
         f"{c['critical']} critical, {c['warning']} warning, {c['info']} info"
+        + ("; nothing audited: no device of the intent was selected" if not c["devices"] else "")
     )
     return buf.getvalue()
 

@@ -188,7 +188,10 @@ class HealthReport:
 
     @property
     def exit_code(self) -> int:
-        """0 healthy, 1 findings, 3 some device could not be read and nothing was found elsewhere (as drift)."""
+        """0 healthy, 1 findings, 3 some device could not be read and nothing was found elsewhere (as drift),
+        or no device was judged at all (nothing judged is never healthy)."""
+        if not self.devices:
+            return 3
         if any(d.status == "findings" for d in self.devices):
             return 1
         if any(d.status == "unknown" for d in self.devices):

@@ -154,6 +154,7 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
     con.print(
         f"{c['devices']} device(s): {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown; "
         f"{c['critical']} critical, {c['warning']} warning"
+        + ("; nothing judged: no device of the intent was selected" if not c["devices"] else "")
     )
     return buf.getvalue()
 

@@ -195,3 +195,19 @@ def test_the_documented_defaults_are_applied_as_written(tmp_path: Path) -> None:
     for name, dev in load(p).devices.items():
         assert dev.settings.cnp is not None and dev.settings.cnp.scheduling is not None, name
         assert dev.settings.cnp.scheduling.mode == "strict", name
+
+
+@pytest.mark.parametrize("command", ["drift", "health"])
+def test_an_audit_of_no_device_is_not_a_pass(tmp_path: Path, command: str) -> None:
+    """An intent that names no device (or a slice of it with none) audits nothing: unknown, exit 3, never
+    "0 in sync" / "0 healthy" with exit 0."""
+    intent = tmp_path / "empty.yml"
+    intent.write_text("version: 1\nfabric: empty\ndevices: []\n", encoding="utf-8")
+    (tmp_path / "saved").mkdir()
+    source = "--configs" if command == "drift" else "--counters"
+    o = harness.run(command, str(intent), source, str(tmp_path / "saved"))
+    harness.check(o, bad_input=False, rc=3)
+    assert "nothing " in o.stdout, o.stdout
+    o = harness.run(command, str(intent), source, str(tmp_path / "saved"), "--format", "json")
+    harness.check(o, bad_input=False, rc=3)
+    assert json.loads(o.stdout)["exit_code"] == 3

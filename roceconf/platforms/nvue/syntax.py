@@ -9,9 +9,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import yaml as yaml_errors
 from ruamel.yaml import YAML
 
 from roceconf.platforms.base import split_words
+from roceconf.platforms.nvue import bigyaml
 from roceconf.state import DeviceState
 from roceconf.units import expand_ints, parse_size
 
@@ -197,17 +199,27 @@ def _unwrap(root: Node | Leaf, st: DeviceState) -> Node:
     return root
 
 
-def _load_structured(text: str, st: DeviceState) -> Node:
+def _load_structured(text: str, st: DeviceState, fast_bytes: int = bigyaml.FAST_BYTES) -> Node:
     lines = text.split("\n")
-    yaml = YAML(typ="rt", pure=True)
-    try:
-        obj = yaml.load(io.StringIO(text))
-        return _unwrap(_from_yaml_obj(obj, None, lines), st)
-    except (_TooBig, RecursionError) as exc:
-        st.warn(f"not evaluated: {exc or 'document nests too deeply'}")
-        return Node()
-    except Exception as exc:  # noqa: BLE001 - any loader failure falls back / becomes a warning
-        yaml_error = exc
+    if len(text) >= fast_bytes:  # libyaml's events: linear and fast (roceconf/platforms/nvue/bigyaml.py)
+        try:
+            return _unwrap(bigyaml.load(text, lines, Node, Leaf, MAX_NODES), st)
+        except bigyaml.Unsupported as exc:
+            st.warn(f"not evaluated: {exc} in a document of {len(text)} bytes")
+            return Node()
+        except yaml_errors.YAMLError as exc:
+            yaml_error: Exception = exc
+        except ValueError as exc:
+            st.warn(f"not evaluated: {exc}")
+            return Node()
+    else:
+        try:
+            return _unwrap(_from_yaml_obj(YAML(typ="rt", pure=True).load(io.StringIO(text)), None, lines), st)
+        except (_TooBig, RecursionError) as exc:
+            st.warn(f"not evaluated: {exc or 'document nests too deeply'}")
+            return Node()
+        except Exception as exc:  # noqa: BLE001 - any loader failure falls back / becomes a warning
+            yaml_error = exc
     try:
         return _unwrap(_from_plain(json.loads(text)), st)
     except Exception:  # noqa: BLE001
