@@ -212,25 +212,6 @@ def _build(guarded: Any, _format_option: Any, _output_option: Any, _emit: Any) -
                            device=sliced.devices if sliced is not None else device)
         except CollectError as e:
             _fail(str(e))
-        if fmt == "text":
-            lines = []
-            for name, d in data["devices"].items():
-                if d["status"] != "read":
-                    lines.append(f"{name}: unknown ({d['reason']})")
-                    continue
-                f = d["facts"]
-                if f.get("kind") == "host":
-                    nics = ", ".join(f"{k} {v.get('rdma_device')} {v.get('driver')} fw {v.get('firmware')}"
-                                     for k, v in (f.get("nics") or {}).items())
-                    lines.append(f"{name}: kernel {f.get('kernel')}, OFED {f.get('ofed')}, NCCL {f.get('nccl')}, "
-                                 f"CUDA {f.get('cuda')}; {nics}")
-                else:
-                    lines.append(f"{name}: {f.get('vendor')} {f.get('model')} {f.get('os')} {f.get('version')}")
-            from roceconf.reports.escape import plain
-
-            text = "\n".join(plain(line) for line in lines) + "\n"
-        else:
-            text = to_data(data, fmt)
         if sliced is not None:
             cli_slices.save(sliced, "bom", to_data(data, "json"))
         text = bom_text(data) if fmt == "text" else to_data(data, fmt)
