@@ -1,5 +1,5 @@
 """The one JUnit writer (roceconf/reports/junit.py): every command's JUnit output (validate, check, plan, drift,
-health, acceptance) is valid against Jenkins' junit-10.xsd (tests/fixtures/junit, see SOURCE.md), and no text
+health, acceptance) is valid against Jenkins' junit-10.xsd (tests/fixtures/junit, see PROVENANCE.md), and no text
 read from a device or a file can make the document invalid."""
 
 from __future__ import annotations
