@@ -160,9 +160,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     created = not args.inventory_out.exists()
     with lab:
-        tmp = args.inventory_out.with_name(f".{args.inventory_out.name}.{os.getpid()}.tmp")
-        lab.write_inventory(tmp)
-        os.replace(tmp, args.inventory_out)
+        try:  # atomic: a temp file renamed over it (roceconf.outdir.write_file)
+            lab.write_inventory(args.inventory_out)
+        except OSError as exc:
+            print(f"lab: {exc.filename or args.inventory_out}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(
             f"lab: {len(lab.devices)} devices on 127.0.0.1 in {lab.started_in:.2f} s; "
             f"inventory {args.inventory_out}; ttl {args.ttl:g} s",
