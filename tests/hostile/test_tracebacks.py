@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,8 +28,22 @@ RESULT = harness.ROOT / "tests" / "fixtures" / "acceptance" / "nccl-tests" / "is
 CREDS = {"ROCECONF_USERNAME": "lab", "ROCECONF_PASSWORD": "lab-password-not-a-secret"}
 
 
+def _unnest(top: Path) -> None:
+    """Remove a very deep tree one level at a time (shutil.rmtree, and so pytest's own clean-up of old
+    temporary directories, recurses once per level and fails past ~1,000)."""
+    while top.exists():
+        child = top / "r"
+        spare = top.parent / (top.name + ".next")
+        if child.is_dir():
+            child.rename(spare)
+        shutil.rmtree(top)
+        if not spare.exists():
+            return
+        spare.rename(top)
+
+
 @pytest.fixture(scope="module")
-def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     d = tmp_path_factory.mktemp("hostile")
     (d / "deep.json").write_text(DEEP)
     (d / "deep-object.json").write_text(DEEP_OBJECT)
@@ -94,7 +110,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # rendered configs for `lab`
     o = harness.run("render", LAB, "-o", str(d / "rendered"))
     harness.check(o, bad_input=False, rc=0)
-    return d
+    yield d
+    _unnest(d / "results")
 
 
 def _case(o: harness.Outcome, *names: str, rc: int = 2) -> None:
