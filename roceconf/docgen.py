@@ -12,14 +12,11 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from roceconf.intent.model import Intent
+from roceconf.jsontext import published_schema
 
 
 def intent_schema() -> dict[str, Any]:
-    schema = Intent.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://roceconf.dev/schemas/intent.schema.json"
-    schema["title"] = "roceconf intent"
-    return schema
+    return published_schema(Intent, "intent.schema.json", "roceconf intent")
 
 
 def schemas() -> dict[str, dict[str, Any]]:

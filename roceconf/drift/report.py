@@ -3,27 +3,19 @@ Markdown."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from typing import Any, Literal
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict
-from rich.console import Console
-from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
-from roceconf.reports import escape, junit
-from roceconf.reports.scaffold import count, device_section, md_cell, overview
+from roceconf.jsontext import published_schema
+from roceconf.reports import escape, junit, scaffold
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
-class _R(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ItemModel(_R):
+class ItemModel(scaffold.Strict):
     device: str
     interface: str | None
     field: str
@@ -36,7 +28,7 @@ class ItemModel(_R):
     line: int | None
 
 
-class RemediationModel(_R):
+class RemediationModel(scaffold.Strict):
     group: str
     disruptive: bool
     why: str
@@ -46,27 +38,20 @@ class RemediationModel(_R):
     manual: list[str]
 
 
-class WarningModel(_R):
+class WarningModel(scaffold.Strict):
     line: int | None
     message: str
     code: str
 
 
-class DeviceModel(_R):
-    device: str
-    platform: str
+class DeviceModel(scaffold.DeviceHeadModel):
     status: Literal["in_sync", "drift", "unknown"]
-    source: str
-    reason: str | None
-    worst_severity: Literal["critical", "warning", "info"] | None
-    attempts: int
-    seconds: float
     items: list[ItemModel]
     parse_warnings: list[WarningModel]
     remediation: list[RemediationModel]
 
 
-class SummaryModel(_R):
+class SummaryModel(scaffold.Strict):
     devices: int
     in_sync: int
     drift: int
@@ -76,7 +61,7 @@ class SummaryModel(_R):
     info: int
 
 
-class BaselineFindingModel(_R):
+class BaselineFindingModel(scaffold.Strict):
     rule: Literal["RC400", "RC413"]
     severity: Literal["warning"]
     device: str
@@ -86,7 +71,7 @@ class BaselineFindingModel(_R):
     message: str
 
 
-class BaselineModel(_R):
+class BaselineModel(scaffold.Strict):
     """`drift --baseline`: what changed since the accepted acceptance test."""
 
     file: str
@@ -94,25 +79,16 @@ class BaselineModel(_R):
     findings: list[BaselineFindingModel]
 
 
-class ReportModel(_R):
+class ReportModel(scaffold.ReportHeadModel):
     """roceconf drift report (`roceconf drift --format json`)."""
 
-    format_version: Literal[1]
-    intent: str
-    source: str
-    generated_at: str
     summary: SummaryModel
-    exit_code: Literal[0, 1, 3]
     devices: list[DeviceModel]
     baseline: BaselineModel | None = None
 
 
 def report_json_schema() -> dict[str, Any]:
-    s = ReportModel.model_json_schema()
-    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    s["$id"] = "https://roceconf.dev/schemas/drift-report.schema.json"
-    s["title"] = "roceconf drift report"
-    return s
+    return published_schema(ReportModel, "drift-report.schema.json", "roceconf drift report")
 
 
 def to_json(report: DriftReport) -> str:
@@ -295,24 +271,17 @@ _STYLE = {
 
 
 def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
-    buf = io.StringIO()
-    con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
-    c = report.counts
-    con.print(f"[bold]roceconf drift[/bold]  intent {esc(report.intent)}  ({esc(report.source)})")
+    buf, con = scaffold.text_console(color, width)
+    con.print(scaffold.text_title("drift", report))
     for d in report.devices:
-        head = (
-            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{esc(d.device)}[/bold] ({d.platform})  {esc(d.source)}"
-        )
         con.print()
-        con.print(head)
+        con.print(scaffold.text_device(d, _STYLE))
         if d.status == "unknown":
             con.print(f"  could not audit: {esc(d.reason)}")
             continue
         if not d.items:
             continue
-        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
-        for col in ("severity", "interface", "field", "expected", "actual", "where", "impact"):
-            t.add_column(col, overflow="fold", max_width=60 if col == "impact" else None)
+        t = scaffold.text_table(("severity", "interface", "field", "expected", "actual", "where", "impact"), ("impact",))
         for i in d.items:
             t.add_row(
                 f"[{_STYLE[i.severity]}]{i.severity}[/]",
@@ -345,11 +314,7 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
         for f in found:
             con.print(f"  warning[{escape.plain(f['rule'])}]: {escape.plain(f['message'])}", markup=False, highlight=False)
     con.print()
-    con.print(
-        f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
-        f"{c['critical']} critical, {c['warning']} warning, {c['info']} info"
-        + ("; nothing audited: no device of the intent was selected" if not c["devices"] else "")
-    )
+    con.print(scaffold.text_totals(report, ("critical", "warning", "info"), "nothing audited: no device of the intent was selected"))
     return buf.getvalue()
 
 
@@ -387,37 +352,31 @@ FEATURES = (
 )
 
 
+def _features(d: DeviceResult) -> list[tuple[str, str]]:
+    """A case per feature the device's platform has (hosts have no ECMP)."""
+    return [(f, f) for f in FEATURES if d.platform not in ("connectx", "bnxt", "linux-dcb") or f not in ("ecmp",)]
+
+
+def _feature_failure(d: DeviceResult, feat: str) -> tuple[str, str, str] | None:
+    bad = [i for i in d.items if i.feature == feat and i.severity != "info"]
+    if not bad:
+        return None
+    sev = "critical" if any(i.severity == "critical" for i in bad) else "warning"
+    return (
+        f"{len(bad)} {sev} drift item(s)",
+        sev,
+        "\n".join(
+            f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
+            f"{' at ' + i.location if i.location else ''} - {i.explanation}"
+            for i in bad
+        ),
+    )
+
+
 def to_junit(report: DriftReport) -> str:
     """One test case per device and feature; failures for critical/warning drift, errors for unknown devices."""
     root = junit.suites("roceconf drift")
-    for d in report.devices:
-        suite = junit.suite(root, d.device, hostname=d.platform)
-        tests = failures = errors = 0
-        feats = [
-            f for f in FEATURES if d.platform not in ("connectx", "bnxt", "linux-dcb") or f not in ("ecmp",)
-        ]
-        for feat in feats:
-            tests += 1
-            case = junit.case(suite, f"roceconf.{d.device}", feat, time=f"{d.seconds:.3f}")
-            if d.status == "unknown":
-                errors += 1
-                junit.error(case, f"not audited: {d.reason}", "unknown")
-                continue
-            bad = [i for i in d.items if i.feature == feat and i.severity != "info"]
-            if bad:
-                failures += 1
-                sev = "critical" if any(i.severity == "critical" for i in bad) else "warning"
-                junit.failure(
-                    case,
-                    f"{len(bad)} {sev} drift item(s)",
-                    sev,
-                    "\n".join(
-                        f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
-                        f"{' at ' + i.location if i.location else ''} - {i.explanation}"
-                        for i in bad
-                    ),
-                )
-        junit.totals(suite, tests, failures, errors)
+    scaffold.junit_devices(root, report, "roceconf.", _features, _feature_failure, "not audited")
     if report.baseline is not None:
         suite = junit.suite(root, "acceptance-baseline")
         by_dev: dict[str, list[str]] = {}
@@ -433,27 +392,15 @@ def to_junit(report: DriftReport) -> str:
 
 # ----------------------------------------------------------------------------------------- Markdown
 def _md(s: Any) -> str:
-    return md_cell(_v(s))
+    return scaffold.md_cell(_v(s))
 
 
 def to_markdown(report: DriftReport) -> str:
-    c = report.counts
-    icon = {"in_sync": "✅", "drift": "❌", "unknown": "❓"}
-    out = overview(
-        "roceconf drift report",
-        report,
-        f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
-        f"{c['critical']} critical, {c['warning']} warning.",
-        (
-            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.items, "critical"),
-             count(d.items, "warning"), d.reason or "")
-            for d in report.devices
-        ),
-    )
+    out = scaffold.overview("roceconf drift report", report, {"in_sync": "✅", "drift": "❌", "unknown": "❓"})
     for d in report.devices:
         if not d.items:
             continue
-        out += device_section(
+        out += scaffold.device_section(
             d.device, d.platform, "severity", "interface", "field", "expected", "actual", "where", "impact"
         )
         for i in d.items:
