@@ -66,7 +66,7 @@ def load_intent(module, path):
     return None  # not reached: fail_json exits
 
 
-def play_targets(params, only=None):
+def targets(params, only=None):
     """Device -> roceconf Target of each of ``params['devices']`` (those in ``only`` when given), from the
     connection and password variables aligned with them, resolved like ``roceconf --inventory`` does."""
     from roceconf.inventory import target_from_vars
@@ -74,29 +74,29 @@ def play_targets(params, only=None):
     n = len(params["devices"])
     conns = list(params["connections"]) + [{}] * (n - len(params["connections"]))
     secrets = list(params["connection_secrets"]) + [{}] * (n - len(params["connection_secrets"]))
-    targets = {}
+    out = {}
     for dev, conn, secret in zip(params["devices"], conns[:n], secrets[:n], strict=True):
         if only is None or dev in only:
-            targets[dev] = target_from_vars(dev, {**(conn or {}), **(secret or {})}, env=os.environ)
-    return targets
+            out[dev] = target_from_vars(dev, {**(conn or {}), **(secret or {})}, env=os.environ)
+    return out
 
 
-def play_devices(module, fab):
+def devices(module, fab):
     """(the devices to judge, the hosts skipped): the play's hosts that are devices of the intent and, outside
     a slice, the intent's devices the inventory lacks (reported unknown); the module fails when there is none."""
     p = module.params
-    devices = [d for d in p["devices"] if d in fab.devices]
+    judged = [d for d in p["devices"] if d in fab.devices]
     skipped = [d for d in p["devices"] if d not in fab.devices]
     if p["inventory_hosts"] and not p["job_id"]:  # the intent's devices the inventory lacks: unknown
-        devices += [d for d in fab.devices if d not in set(p["inventory_hosts"]) and d not in devices]
-    if not devices:
+        judged += [d for d in fab.devices if d not in set(p["inventory_hosts"]) and d not in judged]
+    if not judged:
         module.fail_json(msg="none of the play's hosts is a device of the intent")
-    return devices, skipped
+    return judged, skipped
 
 
-def report_folder(module, kind, devices, now=None):
+def report_folder(module, kind, names, now=None):
     """(folder, slice metadata): ``dest/<date>/`` (default today's UTC date), or under AWX (``job_id``) the
-    slice's own folder below it with its ``slice.json`` content; None without a job."""
+    slice's own folder below it with its ``slice.json`` content (of the devices ``names``); None without a job."""
     p = module.params
     folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or (now or datetime.now(UTC)).strftime("%Y-%m-%d"))
     if not p["job_id"]:
@@ -108,7 +108,7 @@ def report_folder(module, kind, devices, now=None):
         folder = os.path.join(folder, "slices", "awx-" + run[len("job-"):], job_dirname(p["job_id"]))
     except SliceError as e:
         module.fail_json(msg=str(e))
-    return folder, slice_meta(kind, p["intent"], devices, job_id=p["job_id"], workflow_job_id=p["workflow_job_id"])
+    return folder, slice_meta(kind, p["intent"], names, job_id=p["job_id"], workflow_job_id=p["workflow_job_id"])
 
 
 def add_slice(texts, meta):

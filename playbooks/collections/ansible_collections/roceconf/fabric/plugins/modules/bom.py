@@ -147,25 +147,16 @@ files:
 import os  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
-from ansible_collections.roceconf.fabric.plugins.module_utils.play import (  # noqa: E402
-    PLAY_ARGS,
-    REPORT_ARGS,
-    add_slice,
-    fail_unimportable,
-    load_intent,
-    play_devices,
-    play_targets,
-    report_folder,
-)
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 
 
 def main():
     module = AnsibleModule(
         argument_spec={
-            **PLAY_ARGS,
+            **play.PLAY_ARGS,
             "workers": {"type": "int", "default": 8},
             "timeout": {"type": "float", "default": 10.0},
-            **REPORT_ARGS,
+            **play.REPORT_ARGS,
         },
         supports_check_mode=True,
     )
@@ -175,17 +166,17 @@ def main():
         from roceconf.drift.collect import CollectError
         from roceconf.reports import to_data
     except ImportError as e:
-        fail_unimportable(module, e)
+        play.fail_unimportable(module, e)
     p = module.params
-    fab = load_intent(module, p["intent"])
-    targets = play_targets(p, only=fab.devices)
-    devices, skipped = play_devices(module, fab)
-    folder, meta = report_folder(module, "bom", devices)
+    fab = play.load_intent(module, p["intent"])
+    targets = play.targets(p, only=fab.devices)
+    devices, skipped = play.devices(module, fab)
+    folder, meta = play.report_folder(module, "bom", devices)
     try:
         data = collect(fab, None, targets=targets, workers=p["workers"], timeout=p["timeout"], device=devices)
     except CollectError as e:
         module.fail_json(msg=str(e))
-    texts = add_slice({"bom.json": to_data(data, "json")}, meta)  # as `roceconf bom --format json`
+    texts = play.add_slice({"bom.json": to_data(data, "json")}, meta)  # as `roceconf bom --format json`
     write_outputs(texts, folder)
     unknown = {name: d["reason"] for name, d in data["devices"].items() if d["status"] != "read"}
     out = {

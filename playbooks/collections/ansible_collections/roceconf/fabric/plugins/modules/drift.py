@@ -116,12 +116,7 @@ status:
 """
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
-from ansible_collections.roceconf.fabric.plugins.module_utils.play import (  # noqa: E402
-    FAIL_ON_ARGS,
-    RANK,
-    fail_unimportable,
-    load_intent,
-)
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 from ansible_collections.roceconf.fabric.plugins.module_utils.target import (  # noqa: E402
     CONNECTION_ARGS,
     target_from_params,
@@ -140,7 +135,7 @@ def main():
             "intent": {"type": "path", "required": True},
             "timeout": {"type": "float", "default": 10.0},
             "retries": {"type": "int", "default": 2},
-            **FAIL_ON_ARGS,
+            **play.FAIL_ON_ARGS,
             "bom": {"type": "bool", "default": False},
         },
         supports_check_mode=True,
@@ -148,9 +143,9 @@ def main():
     try:
         from roceconf.drift.audit import audit_device
     except ImportError as e:
-        fail_unimportable(module, e)
+        play.fail_unimportable(module, e)
     p = module.params
-    fab = load_intent(module, p["intent"])
+    fab = play.load_intent(module, p["intent"])
     if p["device"] not in fab.devices:
         module.fail_json(msg=f"no device named '{p['device']}' in the intent {p['intent']}")
     target = target_from_params(p)
@@ -174,7 +169,7 @@ def main():
     if data["status"] == "unknown" and p["fail_on_unknown"]:
         module.fail_json(msg=f"{p['device']}: could not audit: {data['reason']}", **out)
     if p["fail_on"] != "never":
-        bad = [i for i in blocking if RANK[i["severity"]] <= RANK[p["fail_on"]]]
+        bad = [i for i in blocking if play.RANK[i["severity"]] <= play.RANK[p["fail_on"]]]
         if bad:
             shown = "; ".join(f"[{i['severity']}] {_item_line(i)}" for i in bad[:10])
             more = f" (+{len(bad) - 10} more)" if len(bad) > 10 else ""

@@ -177,31 +177,20 @@ files:
 import os  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
-from ansible_collections.roceconf.fabric.plugins.module_utils.play import (  # noqa: E402
-    FAIL_ON_ARGS,
-    PLAY_ARGS,
-    RANK,
-    REPORT_ARGS,
-    add_slice,
-    fail_unimportable,
-    load_intent,
-    play_devices,
-    play_targets,
-    report_folder,
-)
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 
 
 def main():
     module = AnsibleModule(
         argument_spec={
-            **PLAY_ARGS,
+            **play.PLAY_ARGS,
             "interval": {"type": "float", "default": 10.0},
             "samples": {"type": "int", "default": 2},
             "workers": {"type": "int", "default": 8},
             "timeout": {"type": "float", "default": 10.0},
             "retries": {"type": "int", "default": 2},
-            **FAIL_ON_ARGS,
-            **REPORT_ARGS,
+            **play.FAIL_ON_ARGS,
+            **play.REPORT_ARGS,
         },
         supports_check_mode=True,
     )
@@ -211,14 +200,14 @@ def main():
         from roceconf.health.collect import health_live
         from roceconf.health.report import FORMATS
     except ImportError as e:
-        fail_unimportable(module, e)
+        play.fail_unimportable(module, e)
     p = module.params
     if p["samples"] < 2:
         module.fail_json(msg="samples must be at least 2: rates need two reads")
-    fab = load_intent(module, p["intent"])
-    targets = play_targets(p)
-    devices, skipped = play_devices(module, fab)
-    folder, meta = report_folder(module, "health", devices)
+    fab = play.load_intent(module, p["intent"])
+    targets = play.targets(p)
+    devices, skipped = play.devices(module, fab)
+    folder, meta = play.report_folder(module, "health", devices)
     try:
         report = health_live(
             fab,
@@ -243,9 +232,9 @@ def main():
     from roceconf.reports import html
 
     texts["health.html"] = html.render(html.health_map(report, fab))  # the fabric map
-    write_outputs(add_slice(texts, meta), folder)
+    write_outputs(play.add_slice(texts, meta), folder)
     findings = [f.to_dict() for f in report.findings]
-    bad = [f for f in findings if p["fail_on"] != "never" and RANK[f["severity"]] <= RANK[p["fail_on"]]]
+    bad = [f for f in findings if p["fail_on"] != "never" and play.RANK[f["severity"]] <= play.RANK[p["fail_on"]]]
     unknown = [d for d in report.devices if d.status == "unknown"]
     failed = {f["device"] for f in bad} | ({d.device for d in unknown} if p["fail_on_unknown"] else set())
     lines = [

@@ -169,15 +169,7 @@ import os  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
-from ansible_collections.roceconf.fabric.plugins.module_utils.play import (  # noqa: E402
-    FAIL_ON_ARGS,
-    RANK,
-    REPORT_ARGS,
-    add_slice,
-    fail_unimportable,
-    load_intent,
-    report_folder,
-)
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 
 
 def main() -> None:
@@ -188,10 +180,10 @@ def main() -> None:
             "platforms": {"type": "list", "elements": "str", "default": []},
             "intent": {"type": "str", "default": ""},
             "source": {"type": "str", "default": "ansible inventory"},
-            **FAIL_ON_ARGS,
+            **play.FAIL_ON_ARGS,
             "baseline": {"type": "path"},
             "fail_on_stale": {"type": "bool", "default": True},
-            **REPORT_ARGS,
+            **play.REPORT_ARGS,
         },
         supports_check_mode=True,
     )
@@ -203,12 +195,12 @@ def main() -> None:
         from roceconf.drift.report import to_json, to_junit, to_markdown
         from roceconf.names import natural_key
     except ImportError as e:
-        fail_unimportable(module, e)
+        play.fail_unimportable(module, e)
     p = module.params
     if len(p["results"]) != len(p["hosts"]):
         module.fail_json(msg=f"{len(p['results'])} results for {len(p['hosts'])} hosts")
     plats = list(p["platforms"]) + [""] * (len(p["hosts"]) - len(p["platforms"]))
-    fab = load_intent(module, p["intent"]) if p["intent"] else None
+    fab = play.load_intent(module, p["intent"]) if p["intent"] else None
     # exactly the intent's devices: hosts of the play that the intent lacks are skipped (and named)
     skipped = [h for h in p["hosts"] if fab is not None and h not in fab.devices]
     devices = []
@@ -257,7 +249,7 @@ def main() -> None:
                                              missing="no BOM read (run roceconf.fabric.drift with bom: true)")
         except BaselineError as e:
             module.fail_json(msg=str(e))
-    folder, meta = report_folder(module, "drift", [d.device for d in devices], now)
+    folder, meta = play.report_folder(module, "drift", [d.device for d in devices], now)
     texts = {
         "drift.json": to_json(report),
         "drift-junit.xml": to_junit(report),
@@ -267,7 +259,7 @@ def main() -> None:
         from roceconf.reports import html
 
         texts["drift.html"] = html.render(html.drift_map(report, fab))
-    add_slice(texts, meta)
+    play.add_slice(texts, meta)
     changed = []
     if not module.check_mode:
         changed = write_outputs(texts, folder)
@@ -280,7 +272,7 @@ def main() -> None:
         if p["fail_on"] == "never":
             continue
         for i in d.items:
-            if RANK[i.severity] <= RANK[p["fail_on"]]:
+            if play.RANK[i.severity] <= play.RANK[p["fail_on"]]:
                 failed_devices.add(d.device)
                 where = f" ({i.interface})" if i.interface else ""
                 findings.append(
