@@ -8,6 +8,7 @@ devices and intents are HTML-escaped by Jinja2's autoescape; the embedded JSON h
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,24 +23,45 @@ _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info
 
 
 # --------------------------------------------------------------------------------------------- adapters
-def drift_map(report: Any, fab: Fabric) -> FabricMap:
+def _marks(report: Any, unread: str, add: Callable[[DeviceMark, Any], list[Any]]) -> dict[str, DeviceMark]:
+    """Device -> its mark: unknown (``unread``, the reason) or coloured by the worst of what ``add`` puts on
+    it (``add`` returns what it added: the device's items or findings, each with a severity)."""
     marks: dict[str, DeviceMark] = {}
     for d in report.devices:
         m = DeviceMark(status=d.status)
         if d.status == "unknown":
             m.color = "unknown"
-            m.items.append(Item("unknown", "could not be audited", detail=d.reason or ""))
-        for i in d.items:
-            where = " ".join(x for x in (i.interface or "", f"({i.location})" if i.location else "") if x)
-            fix = "\n".join(r.commands.strip() for r in d.remediation if i.field in r.fields or not r.fields)
-            m.items.append(
-                Item(i.severity, i.field, where, f"expected {i.expected!r}, actual {i.actual!r}", i.explanation, fix[:4000])
-            )
-            if i.interface:
-                m.ports[i.interface] = worst({m.ports.get(i.interface, "ok"), i.severity})
-        if d.items:
-            m.color = worst({i.severity for i in d.items})
+            m.items.append(Item("unknown", unread, detail=d.reason or ""))
+        found = add(m, d)
+        if found:
+            m.color = worst({i.severity for i in found})
         marks[d.device] = m
+    return marks
+
+
+def _drift_items(m: DeviceMark, d: Any) -> list[Any]:
+    for i in d.items:
+        where = " ".join(x for x in (i.interface or "", f"({i.location})" if i.location else "") if x)
+        fix = "\n".join(r.commands.strip() for r in d.remediation if i.field in r.fields or not r.fields)
+        m.items.append(
+            Item(i.severity, i.field, where, f"expected {i.expected!r}, actual {i.actual!r}", i.explanation, fix[:4000])
+        )
+        if i.interface:
+            m.ports[i.interface] = worst({m.ports.get(i.interface, "ok"), i.severity})
+    return d.items
+
+
+def _health_findings(m: DeviceMark, d: Any) -> list[Any]:
+    for f in d.findings:
+        where = f"{f.port or ''}" + (f" priority {f.priority}" if f.priority is not None else "")
+        m.items.append(Item(f.severity, f"{f.rule} {f.title}", where.strip(), f.message, f.impact, f.hint))
+        if f.port:
+            m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
+    return d.findings
+
+
+def drift_map(report: Any, fab: Fabric) -> FabricMap:
+    marks = _marks(report, "could not be audited", _drift_items)
     c = report.counts
     summary = (f"{c['devices']} devices: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
                f"{c['critical']} critical, {c['warning']} warning")
@@ -47,20 +69,7 @@ def drift_map(report: Any, fab: Fabric) -> FabricMap:
 
 
 def health_map(report: Any, fab: Fabric) -> FabricMap:
-    marks: dict[str, DeviceMark] = {}
-    for d in report.devices:
-        m = DeviceMark(status=d.status)
-        if d.status == "unknown":
-            m.color = "unknown"
-            m.items.append(Item("unknown", "could not be read", detail=d.reason or ""))
-        for f in d.findings:
-            where = f"{f.port or ''}" + (f" priority {f.priority}" if f.priority is not None else "")
-            m.items.append(Item(f.severity, f"{f.rule} {f.title}", where.strip(), f.message, f.impact, f.hint))
-            if f.port:
-                m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
-        if d.findings:
-            m.color = worst({f.severity for f in d.findings})
-        marks[d.device] = m
+    marks = _marks(report, "could not be read", _health_findings)
     n = len(report.findings)
     fmap = build(fab, marks, f"roceconf health — fabric {fab.intent.fabric}", "health",
                  f"{len(report.devices)} devices, {n} finding(s)")
