@@ -109,12 +109,15 @@ def ethtool_and_hw_counters(
     ethtool_prio: dict[str, str],
     ethtool_port: dict[str, str],
     hw_port: dict[str, str],
-    sources: dict[str, str],
+    *,
+    ethtool_source: str,
+    hw_source: str,
     lab_rdma_device: str,
 ) -> CounterSpec:
     """The counters of a host NIC whose drivers name them in ``ethtool -S <port>`` and in the port's RDMA device
-    ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and their sources
-    are the platform's. The lab answers for a port without an RDMA device of its own with ``lab_rdma_device``."""
+    ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and the documents
+    that define them (``ethtool_source``, ``hw_source``) are the platform's. The lab answers for a port without
+    an RDMA device of its own with ``lab_rdma_device``."""
     readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files}
     tables = {ETHTOOL: (ethtool_prio, ethtool_port), HW_COUNTERS: ({}, hw_port)}
 
@@ -139,6 +142,7 @@ def ethtool_and_hw_counters(
             f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, hw_port)
         )
 
+    sources = {ETHTOOL: ethtool_source, HW_COUNTERS: hw_source}
     return CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=sources, transport="shell")
 
 

@@ -47,6 +47,17 @@ def jload(text: str) -> Any:
     return None
 
 
+def json_object(cmd: str, text: str, warnings: list[str], problem: str) -> dict[str, Any] | None:
+    """The JSON object a command answered, or None: an answer that is not empty and not one is a warning
+    (``<cmd>: <problem>``)."""
+    data = jload(text)
+    if isinstance(data, dict):
+        return data
+    if text.strip():
+        warnings.append(f"{cmd}: {problem}")
+    return None
+
+
 def dig(data: Any, *keys: str) -> Any:
     for k in keys:
         if not isinstance(data, dict):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Literal
 
 from roceconf.state import DeviceState
@@ -156,6 +157,48 @@ class Platform:
         if self.readback_commands is not None:
             return self.readback_commands(desired)
         return list(self.collect_commands)
+
+
+def host_nic(
+    name: str,
+    title: str,
+    parser: ModuleType,
+    readback: ModuleType,
+    filters: dict[str, Callable[..., Any]],
+    *,
+    min_mtu: Fact,
+    max_mtu: Fact,
+    max_lossless_priorities: Fact,
+    notes: tuple[str, ...],
+    per_port: frozenset[str] = ALL_PORT_FIELDS,
+) -> Platform:
+    """A Linux host NIC platform: the rendered file is an idempotent bash script (``.sh``) run on the host
+    ("script"), read back as a bundle of command outputs (``readback``: ``readback_commands`` and the lab's
+    ``simulate``; ``parser``: ``parse`` and ``parse_shared`` read the script and the bundle). The script
+    replaces the port's DSCP map and maps every DSCP; ECN marking is the switch's, scheduling is stated."""
+    return Platform(
+        apply_method="script",
+        name=name,
+        kind="nic",
+        title=title,
+        extension="sh",
+        capabilities=Capabilities(
+            dscp_map_replaced=True,
+            every_dscp_mapped=True,
+            min_mtu=min_mtu,
+            max_mtu=max_mtu,
+            max_lossless_priorities=max_lossless_priorities,
+            per_port=per_port,
+            ecn=False,
+            scheduling=True,
+            notes=notes,
+        ),
+        parse=parser.parse,
+        parse_shared=parser.parse_shared,
+        filters=filters,
+        readback_commands=readback.readback_commands,
+        simulate=readback.simulate,
+    )
 
 
 def version_key(version: str) -> tuple[int, ...]:

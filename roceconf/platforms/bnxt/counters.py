@@ -1,6 +1,6 @@
 """Broadcom NetXtreme (bnxt_en / bnxt_re) counters over SSH: ``ethtool -S <port>`` and ``hw_counters``.
 
-Sources (``SOURCES``): Linux drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c (port statistics names
+Sources (``COUNTERS.sources``): Linux drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c (port statistics names
 ``rx_pfc_ena_frames_pri{p}`` / ``tx_pfc_ena_frames_pri{p}``: PFC frames received / sent per priority;
 extended receive statistics ``rx_discard_packets_cos{p}``), and drivers/infiniband/hw/bnxt_re/hw_counters.c
 (``tx_cnp_pkts``, ``rx_cnp_pkts``, ``rx_ecn_marked_pkts``, ``seq_err_naks_rcvd``, ``res_oos_drop_count``,
@@ -11,7 +11,7 @@ Broadcom's ``cos`` queues are roceconf priorities (roceconf's bnxt script maps p
 
 from __future__ import annotations
 
-from roceconf.counters.hostnic import ETHTOOL, HW_COUNTERS, ethtool_and_hw_counters
+from roceconf.counters.hostnic import ethtool_and_hw_counters
 
 ETHTOOL_PRIO = {
     "rx_pfc_ena_frames_pri{p}": "pfc_rx",
@@ -27,8 +27,11 @@ HW_PORT = {
     "res_oos_drop_count": "out_of_sequence",
     "to_retransmits": "local_ack_timeout_err",
 }
-SOURCES = {
-    ETHTOOL: "Linux drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c: rx/tx_pfc_ena_frames_pri{p}, rx_discard_packets_cos{p}",
-    HW_COUNTERS: "Linux drivers/infiniband/hw/bnxt_re/hw_counters.c: tx_cnp_pkts, rx_cnp_pkts, rx_ecn_marked_pkts, seq_err_naks_rcvd, res_oos_drop_count, to_retransmits",
-}
-COUNTERS = ethtool_and_hw_counters(ETHTOOL_PRIO, ETHTOOL_PORT, HW_PORT, SOURCES, lab_rdma_device="bnxt_re0")
+COUNTERS = ethtool_and_hw_counters(
+    ETHTOOL_PRIO,
+    ETHTOOL_PORT,
+    HW_PORT,
+    ethtool_source="Linux drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c: rx/tx_pfc_ena_frames_pri{p}, rx_discard_packets_cos{p}",
+    hw_source="Linux drivers/infiniband/hw/bnxt_re/hw_counters.c: tx_cnp_pkts, rx_cnp_pkts, rx_ecn_marked_pkts, seq_err_naks_rcvd, res_oos_drop_count, to_retransmits",
+    lab_rdma_device="bnxt_re0",
+)

@@ -21,8 +21,8 @@ import json
 import logging
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
-from roceconf.counters.parsing import dig, jload, priority_of, read_outputs
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.parsing import dig, json_object, priority_of, read_outputs
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +39,6 @@ SOURCES = {
     QUEUES: "Arista EOS User Manual, Quality of Service: show interfaces counters queue detail (egressQueueCounters: ucastQueues.trafficClasses.TC<n>.dropPrecedences.DP<n>.droppedPackets, as ANTA reads it)",
     ECN: "Arista EOS User Manual, Quality of Service: show qos interfaces ecn counters queue (intfQueueCounters.<if>.queueCounters.<queue>, as ANTA reads it)",
 }
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 def _first(d: dict[str, Any], *names: str) -> int | None:
@@ -75,10 +71,8 @@ def _read(
     cmd = cmd.replace(" | json", "").strip()
     if cmd not in _READ:
         return
-    data = jload(text)
-    if not isinstance(data, dict):
-        if text.strip():
-            warnings.append(f"{cmd}: not a JSON object")
+    data = json_object(cmd, text, warnings, "not a JSON object")
+    if data is None:
         return
     if cmd == QUEUES:
         ifs = dig(data, "egressQueueCounters", "interfaces")
@@ -183,5 +177,5 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
 
 
 COUNTERS = CounterSpec(
-    commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json"
+    commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json"
 )

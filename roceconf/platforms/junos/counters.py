@@ -23,7 +23,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
 from roceconf.counters.parsing import jload, read_outputs
 
 log = logging.getLogger(__name__)
@@ -51,10 +51,6 @@ _QUEUE_TEXT = {
     "RED-dropped packets": "queue-counters-red-packets",
     "ECN-CE packets": "queue-counters-ecn-ce-packets",
 }
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 # ------------------------------------------------------------------------------- one intermediate form
@@ -288,4 +284,4 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps({"interface-information": [{"physical-interface": phys}]}, indent=1)
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")

@@ -20,8 +20,8 @@ import json
 import logging
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
-from roceconf.counters.parsing import dig, jload, read_outputs, rows
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.parsing import dig, json_object, read_outputs, rows
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +37,6 @@ SOURCES = {
 _DROPS = ("Dropped", "WRED/AFD & Tail Drop", "Tail Drop")
 _ECN = ("ECN", "Tx ECN", "ECN Marked")
 _KNOWN_STATS = {"Tx", "Q Depth", "WD & Tail Drop", "Rx", *_DROPS, *_ECN}
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 def _interfaces(data: Any) -> list[dict[str, Any]]:
@@ -115,10 +111,8 @@ def _read(
     """One command's JSON answer: the interface rows it holds."""
     if cmd not in COMMANDS:
         return
-    data = jload(text)
-    if not isinstance(data, dict):
-        if text.strip():
-            warnings.append(f"{cmd}: not JSON")
+    data = json_object(cmd, text, warnings, "not JSON")
+    if data is None:
         return
     for r in _interfaces(data):
         name = r.get("if_name_str")
@@ -220,4 +214,4 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps(data, indent=1)
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
