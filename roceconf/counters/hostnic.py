@@ -56,6 +56,22 @@ def command_port(cmd: str, templates: list[str]) -> tuple[str, str] | None:
     return None
 
 
+def answer_port(
+    command: str,
+    ports: dict[str, PortCounters],
+    answers: dict[str, Callable[[str, PortCounters], str]],
+    missing: Callable[[str, str], str],
+) -> str | None:
+    """The lab's answer to a per-port counter command (for the lab's hosts): ``answers[template](port,
+    counters)``; for a port the lab does not have, ``missing(template, port)``; None for another command."""
+    hit = command_port(command, list(answers))
+    if hit is None:
+        return None
+    template, port = hit
+    pc = ports.get(port)
+    return missing(template, port) if pc is None else answers[template](port, pc)
+
+
 def parse_bundle(
     outputs: dict[str, str],
     readers: dict[str, Callable[[str], dict[str, int]]],
@@ -128,19 +144,19 @@ def ethtool_and_hw_counters(
         return parse_bundle(outputs, readers, tables)
 
     def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
-        hit = command_port(command, [ETHTOOL, HW_COUNTERS])
-        if hit is None:
-            return None
-        template, port = hit
-        pc = ports.get(port)
-        if pc is None:
-            return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
-        if template == ETHTOOL:
+        def ethtool(port: str, pc: PortCounters) -> str:
             return format_ethtool(named(pc, ethtool_prio, ethtool_port))
-        dev = rdma.get(port) or lab_rdma_device
-        return format_grep(
-            f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, hw_port)
-        )
+
+        def hw(port: str, pc: PortCounters) -> str:
+            dev = rdma.get(port) or lab_rdma_device
+            return format_grep(
+                f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, hw_port)
+            )
+
+        def missing(template: str, port: str) -> str:
+            return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
+
+        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw}, missing)
 
     sources = {ETHTOOL: ethtool_source, HW_COUNTERS: hw_source}
     return CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=sources, transport="shell")

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from roceconf.platforms.base import Fact, host_nic
 from roceconf.platforms.bnxt import parser, readback
+from roceconf.platforms.bnxt.parser import parse, parse_shared
+from roceconf.platforms.bnxt.readback import readback_commands, simulate
 from roceconf.platforms.bnxt.render import app_entries, bnxt_prio_tc, cc_values
 from roceconf.platforms.bnxt.syntax import NAME, cc_dir
 from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
@@ -48,3 +50,5 @@ PLATFORM = host_nic(
         "configfs cc values are hex; nothing takes effect until 'apply'.",
     ),
 )
+
+__all__ = ["PLATFORM", "parse", "parse_shared", "readback_commands", "simulate"]

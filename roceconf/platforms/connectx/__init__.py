@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from roceconf.platforms.base import Fact, host_nic
 from roceconf.platforms.connectx import parser, readback
+from roceconf.platforms.connectx.parser import parse, parse_shared
+from roceconf.platforms.connectx.readback import readback_commands, simulate
 from roceconf.platforms.connectx.render import FILTERS
 from roceconf.platforms.connectx.syntax import NAME
 
@@ -53,3 +55,5 @@ PLATFORM = host_nic(
         "Changing the PFC mask makes mlx5 toggle the port link.",
     ),
 )
+
+__all__ = ["PLATFORM", "parse", "parse_shared", "readback_commands", "simulate"]

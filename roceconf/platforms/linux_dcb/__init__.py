@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from roceconf.platforms.base import Fact, host_nic
 from roceconf.platforms.linux_dcb import parser, readback
+from roceconf.platforms.linux_dcb.parser import parse, parse_shared
+from roceconf.platforms.linux_dcb.readback import readback_commands, simulate
 from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
 from roceconf.platforms.linux_dcb.syntax import NAME
 
@@ -46,3 +48,5 @@ PLATFORM = host_nic(
         "ECN marking is switch-side; DCQCN knobs are vendor specific (not expressed by this platform).",
     ),
 )
+
+__all__ = ["PLATFORM", "parse", "parse_shared", "readback_commands", "simulate"]

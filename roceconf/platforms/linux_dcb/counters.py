@@ -17,6 +17,7 @@ from typing import Any
 
 from roceconf.counters.hostnic import (
     ETHTOOL,
+    answer_port,
     apply_names,
     command_port,
     format_ethtool,
@@ -156,21 +157,24 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                 for i, (p, pc) in enumerate(ports.items())
             ]
         )
-    hit = command_port(cmd, [PFC, ETHTOOL])
-    if hit is None:
-        return None
-    template, port = hit
-    pc = ports.get(port)
-    if pc is None:
-        return f'Cannot find device "{port}"'
-    if template == ETHTOOL:
-        return format_ethtool(named(pc, {"rx_prio{p}_discards": "pg_drops"}, ETHTOOL_PORT))
+    return answer_port(cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer}, _no_device)
+
+
+def _pfc_answer(port: str, pc: PortCounters) -> str:
     return json.dumps(
         {
             "requests": [pc.prio.get("pfc_tx", {}).get(p, 0) for p in range(8)],
             "indications": [pc.prio.get("pfc_rx", {}).get(p, 0) for p in range(8)],
         }
     )
+
+
+def _ethtool_answer(port: str, pc: PortCounters) -> str:
+    return format_ethtool(named(pc, {"rx_prio{p}_discards": "pg_drops"}, ETHTOOL_PORT))
+
+
+def _no_device(template: str, port: str) -> str:
+    return f'Cannot find device "{port}"'
 
 
 COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")
