@@ -4,7 +4,8 @@ A platform lives in one place: ``roceconf/platforms/<name>/``, ``templates/<name
 ``tests/fixtures/<name>/`` (recorded configs with expected states). Adding a vendor touches nothing else: the
 registry discovers the package by name. The package holds one file per responsibility:
 
-* ``__init__.py``: ``PLATFORM = Platform(...)`` (below), assembled from the files beside it;
+* ``__init__.py``: ``PLATFORM = Platform(...)`` (below), assembled from the files beside it (host NICs:
+  :func:`host_nic`);
 * ``syntax.py``: the vocabulary of the platform's config the others share (keywords, documents, readers);
 * ``parser.py``: config text -> :class:`roceconf.state.DeviceState` (``Platform.parse``, ``parse_shared``);
 * ``render.py``: the template filters (``Platform.filters``), conversions the templates call;
