@@ -123,8 +123,6 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     warnings.append(f"{cmd}: neither JSON nor an NVUE table")
                 continue
             pc = ports.setdefault(name, PortCounters())
-            if kind.endswith("pfc-watchdog status") and pc.wd_shut is None and data:
-                pc.wd_shut = []
             for p, row in data.items():
                 unknown.update(
                     f"{kind}: {k}"
@@ -157,8 +155,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     v = _value(row.get("deadlock-count"))
                     if v is not None:
                         pc.set_prio("wd_detected", p, v)
-                    if str(row.get("status", "")).lower() in ("deadlock", "stormed", "storm"):
-                        pc.shut(p)
+                    status = str(row.get("status", "")).lower()
+                    if status in ("deadlock", "stormed", "storm", "ok"):  # another word: not read
+                        pc.wd_state(p, status != "ok")
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
     if unknown:
