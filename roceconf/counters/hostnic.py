@@ -20,9 +20,9 @@ ETHTOOL = "ethtool -S {port}"
 #: driver counter names worth a look when a table does not know them (listed under --debug)
 NOTABLE = re.compile(r"prio|pause|pfc|discard|cnp|ecn|nak|seq_err|out_of_seq|retrans|timeout")
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
-#: the line the host bundle prints after each command's output (``echo '#<<< end'``): an answer without it
+#: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
 #: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
-END_MARK = "#<<< end"
+END_MARK = "#=== end"
 
 
 def complete(text: str) -> str | None:
