@@ -81,7 +81,7 @@ def test_real_and_layout_fixtures_parse_to_expected(path: Path) -> None:
     else:
         assert warnings == []
     assert ports == expected
-    assert ports, "a recording that reads as nothing proves nothing"
+    assert ports or warnings, "a recording that reads as nothing, and says not why, proves nothing"
 
 
 # ------------------------------------------------------------------------------------ SONiC
@@ -146,6 +146,19 @@ def test_junos_real_queue_text() -> None:
             "wd_read": None,
         }
     }
+
+
+def test_health_on_a_real_junos_answer_without_pfc_statistics_is_unknown(tmp_path: Path) -> None:
+    """PyEZ's recorded ``show interfaces extensive | display xml`` of an SRX (Junos 12.1X46): no MAC PFC
+    statistics, and only the brief queue counters (total drops, which mix in policer drops): nothing is read,
+    the device is unknown with the reason, never healthy."""
+    outs = _outputs(FIXTURES / "junos/counters/real/pyez-srx-extensive.txt")
+    found, dev = _health(tmp_path, "junos", "ge-0/0/0,ge-0/0/1", [outs, outs], cli=True)
+    assert found == set() and dev["status"] == "unknown"
+    assert dev["reason"] == (
+        "no counters for any of the intent's ports were read (show interfaces extensive | display xml: "
+        "no MAC Priority Flow Control Statistics in the answer)"
+    )
 
 
 def test_junos_old_invented_names_read_nothing() -> None:

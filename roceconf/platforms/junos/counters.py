@@ -229,6 +229,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 if text.strip():
                     warnings.append(f"{cmd}: neither Junos JSON, XML nor CLI text")
                 continue
+            if "extensive" in cmd and reading and not any(e["pfc"] for e in reading.values()):
+                # a real answer of a device without PFC counters (an SRX, tests/fixtures/junos/counters/real)
+                warnings.append(f"{cmd}: no MAC Priority Flow Control Statistics in the answer")
             for name, entry in reading.items():
                 pc = ports.setdefault(name, PortCounters())
                 for p, row in entry["pfc"].items():
