@@ -136,6 +136,18 @@ def test_dcb_text_cut_inside_priority_7_is_not_read() -> None:
     assert ports["eth0"]["prio"]["pfc_rx"]["7"] == 4096 and ports["eth0"]["prio"]["pfc_tx"]["7"] == 4096
 
 
+def test_an_output_without_a_final_newline_keeps_its_end_mark_on_its_last_line() -> None:
+    """``dcb -j`` printed without a trailing newline: bash prints the mark right after the JSON; it still
+    closes a whole answer (the mark is printed only once the command ended)."""
+    outs = _outputs(FIXTURES / "linux-dcb/counters/layout-pfc-json.txt")
+    cmd = "dcb -j pfc show dev eth0 requests indications"
+    body = outs[cmd].rstrip("\n")[: -len(END_MARK)].rstrip("\n")
+    ports, warnings = _parse("linux-dcb", {cmd: body + END_MARK})
+    assert warnings == [] and ports["eth0"]["prio"]["pfc_rx"]["4"] == 4096
+    ports, warnings = _parse("linux-dcb", {cmd: body[:-1] + END_MARK[:-1]})
+    assert ports == {} and warnings == [f"{cmd}: no end mark (a cut answer); not read"]
+
+
 def test_dcb_text_with_one_line_is_not_read() -> None:
     """A whole answer (with its end mark) that has only the requests line: neither line is read."""
     outs = _outputs(FIXTURES / "linux-dcb/counters/real/kernel-doc-pfc-text.txt")

@@ -28,10 +28,12 @@ END_MARK = "#=== end"
 def complete(text: str) -> str | None:
     """The output of one host command without its end mark, or None when the mark is missing (a cut
     answer: nothing in it is read)."""
-    lines = text.replace("\r", "").rstrip("\n").split("\n")
-    if lines[-1].strip() != END_MARK:
+    body = text.replace("\r", "").rstrip()
+    if not body.endswith(END_MARK):
         return None
-    return "\n".join(lines[:-1])
+    # an output without a final newline has the mark on its last line: the mark is printed only after the
+    # command ended, so what stands before it is whole
+    return body[: -len(END_MARK)].rstrip("\n")
 
 
 def with_end(text: str) -> str:
