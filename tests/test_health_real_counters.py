@@ -161,6 +161,35 @@ def test_health_on_a_real_junos_answer_without_pfc_statistics_is_unknown(tmp_pat
     )
 
 
+def _qfx_queue(tail: dict) -> str:
+    """One queue of ``show interfaces queue | display json`` with the elements a public Junos 17.2 recording
+    of an xe- port shows (opendaylight/nic, ``InterfaceInformationTest``, EPL-1.0, not copied: only its element
+    names and its 'Not Available' tail-drop element are used here)."""
+    d = lambda v: [{"data": v}]  # noqa: E731
+    q = {
+        "queue-number": d("3"),
+        "queue-counters-queued-packets": d("10"),
+        **tail,
+        "queue-counters-rate-limit-drop-packets": d("0"),
+        "queue-counters-total-drop-packets": d("7"),
+    }
+    phy = {"name": d("xe-0/0/1"), "queue-counters": [{"queue": [q]}]}
+    return json.dumps({"interface-information": [{"physical-interface": [{}, phy]}]})
+
+
+def test_junos_tail_drops_not_available_are_not_read_and_say_so() -> None:
+    """QFX reports tail drops as ``queue-counters-tail-drop-packets-na`` "Not Available": the queue's drops
+    are not read (the total mixes in rate-limit drops), never 0, and a warning says why."""
+    cmd = "show interfaces queue | display json"
+    na = {"queue-counters-tail-drop-packets-na": [{"data": "Not Available"}]}
+    ports, warnings = _parse("junos", {cmd: _qfx_queue(na)})
+    assert ports == {}
+    assert warnings == [f"{cmd}: xe-0/0/1: a queue drop counter is not a count; drops not read"]
+    whole = {"queue-counters-tail-drop-packets": [{"data": "5"}], "queue-counters-red-packets": [{"data": "2"}]}
+    ports, warnings = _parse("junos", {cmd: _qfx_queue(whole)})
+    assert warnings == [] and ports["xe-0/0/1"]["prio"]["queue_drops"] == {"3": 7}
+
+
 def test_junos_old_invented_names_read_nothing() -> None:
     """The element names roceconf used to read (ethernet-pfc-statistics / pfc-priority) are in no real output:
     an answer with only those is no counter, so the device is unknown rather than healthy."""

@@ -10,7 +10,8 @@ Sources (``SOURCES``; fixtures and their provenance in tests/fixtures/junos/coun
 * ``show interfaces queue``: per egress queue ``queue-counters-tail-drop-packets`` and
   ``queue-counters-red-packets`` (text "Tail-dropped packets", "RED-dropped packets", as in a public MX
   recording) and ECN-CE marked packets (text "ECN-CE packets"; XML ``queue-counters-ecn-ce-packets``, a name
-  no public recording confirms).
+  no public recording confirms). A QFX answers ``queue-counters-tail-drop-packets-na`` "Not Available" (a
+  public Junos 17.2 recording in OpenDaylight NIC's tests): that queue's drops are not read, with a warning.
 Junos reports no PFC pause duration and no PFC watchdog counters in these commands: those rules cannot fire on
 Junos (docs/health.md says so).
 """
@@ -132,7 +133,11 @@ def _put(
     row = into.setdefault(p, {})
     for k, v in flat.items():
         n = to_int(v)
-        if k in known:
+        if k.endswith("-na") and k[:-3] in known:
+            # "Not Available" under its own element (QFX: queue-counters-tail-drop-packets-na, as a public
+            # Junos 17.2 recording in OpenDaylight NIC's tests shows): the counter is there but not a count
+            row[k[:-3]] = -1
+        elif k in known:
             row[k] = -1 if n is None else n  # -1: there but not a count (makes the counter unknown)
         elif k != key and n is not None and _notable(key, k):
             unknown.add(k)
@@ -232,6 +237,10 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if "extensive" in cmd and reading and not any(e["pfc"] for e in reading.values()):
                 # a real answer of a device without PFC counters (an SRX, tests/fixtures/junos/counters/real)
                 warnings.append(f"{cmd}: no MAC Priority Flow Control Statistics in the answer")
+            drop_keys = [k for k, c in _QUEUE.items() if c == "queue_drops"]
+            na = [n for n, e in reading.items() if any(r.get(k, 0) < 0 for r in e["queue"].values() for k in drop_keys)]
+            if na:
+                warnings.append(f"{cmd}: {', '.join(sorted(na))}: a queue drop counter is not a count; drops not read")
             for name, entry in reading.items():
                 pc = ports.setdefault(name, PortCounters())
                 for p, row in entry["pfc"].items():
