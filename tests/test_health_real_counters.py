@@ -185,6 +185,13 @@ def test_junos_tail_drops_not_available_are_not_read_and_say_so() -> None:
     ports, warnings = _parse("junos", {cmd: _qfx_queue(na)})
     assert ports == {}
     assert warnings == [f"{cmd}: xe-0/0/1: a queue drop counter is not a count; drops not read"]
+    text = _outputs(FIXTURES / "junos/counters/real/genie-mx-ge-queue.txt")["show interfaces queue"]
+    first = re.search(r"Tail-dropped packets\s*:\s*(\d+)", text)
+    assert first
+    cut = text[: first.start(1)] + "Not Available" + text[first.end(1) :]
+    ports, warnings = _parse("junos", {"show interfaces queue": cut})
+    assert "0" not in ports["ge-0/0/2"]["prio"]["queue_drops"]  # that queue: not read; the others are
+    assert warnings == ["show interfaces queue: ge-0/0/2: a queue drop counter is not a count; drops not read"]
     whole = {"queue-counters-tail-drop-packets": [{"data": "5"}], "queue-counters-red-packets": [{"data": "2"}]}
     ports, warnings = _parse("junos", {cmd: _qfx_queue(whole)})
     assert warnings == [] and ports["xe-0/0/1"]["prio"]["queue_drops"] == {"3": 7}

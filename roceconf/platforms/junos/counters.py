@@ -156,7 +156,9 @@ def _notable(key: str, name: str) -> bool:
 _PHY = re.compile(r"\s*Physical interface:\s*([^\s,]+),")
 _PRIO = re.compile(r"\s+Priority\s*:\s*(\d)\s+(\d{1,20})\s+(\d{1,20})\s*")
 _QNUM = re.compile(r"\s*Queue:\s*(\d{1,3}),")
-_QVAL = re.compile(r"\s+(" + "|".join(re.escape(k) for k in _QUEUE_TEXT) + r")\s*:\s*(\d{1,20})(?:\s.*)?")
+_QVAL = re.compile(
+    r"\s+(" + "|".join(re.escape(k) for k in _QUEUE_TEXT) + r")\s*:\s*(\d{1,20}|Not Available)(?:\s.*)?"
+)
 
 
 def _from_text(text: str) -> Reading:
@@ -194,7 +196,8 @@ def _from_text(text: str) -> Reading:
         m = _QVAL.fullmatch(line)
         if m and queue is not None:
             row = out[name]["queue"].setdefault(queue, {})
-            row.setdefault(_QUEUE_TEXT[m.group(1)], int(m.group(2)))  # the first is the queue's own total
+            # the first is the queue's own total; "Not Available" (QFX) is there but no count: -1
+            row.setdefault(_QUEUE_TEXT[m.group(1)], int(m.group(2)) if m.group(2).isdigit() else -1)
     return out
 
 
