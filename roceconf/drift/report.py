@@ -15,7 +15,7 @@ from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
 from roceconf.reports import escape, junit
-from roceconf.reports.causes import Cause
+from roceconf.reports.causes import Cause, lines
 from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
@@ -337,7 +337,8 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
         for col in ("severity", "ports", "field", "expected", "actual", "where", "impact"):
             t.add_column(col, overflow="fold", max_width=60 if col == "impact" else None)
         for cause in d.causes:
-            t.add_row(*_cause_cells(cause))
+            for row in _cause_rows(cause):
+                t.add_row(*row)
         con.print(t)
         for r in d.remediation:
             tag = "DISRUPTIVE" if r.disruptive else "hitless"
@@ -374,26 +375,25 @@ def summary_line(c: dict[str, int]) -> str:
             f"{c['info']} info ({c['items']} per-port item(s))")
 
 
-def _lines(locs: list[str], cap: int = 3) -> str:
-    """Source lines, the first ``cap`` and how many more."""
-    more = len(locs) - cap
-    return ", ".join(locs[:cap]) + (f" (+{more} more)" if more > 0 else "")
-
-
-def _cause_cells(cause: Cause) -> tuple[str, ...]:
-    """A cause's row: severity, ports, field(s), expected, actual, where, impact (escaped for rich)."""
-    return (
-        f"[{_STYLE[cause.severity]}]{cause.severity}[/]",
-        esc(cause.where or "-"),
-        esc("; ".join(ch.field for ch in cause.changes)),
-        esc("; ".join(_v(ch.expected) for ch in cause.changes)),
-        esc("; ".join(_v(ch.actual) for ch in cause.changes)),
-        esc(_lines(cause.locations) or "-"),
-        esc(cause.explanation),
-    )
-
-
 esc = escape.markup
+
+
+def _cause_rows(cause: Cause) -> list[tuple[str, ...]]:
+    """A cause's rows (escaped for rich): severity, ports and where on the first, then one per change (field,
+    expected, actual, impact)."""
+    out = []
+    for n, ch in enumerate(cause.changes):
+        first = n == 0
+        out.append((
+            f"[{_STYLE[cause.severity]}]{cause.severity}[/]" if first else "",
+            esc(cause.where or "-") if first else "",
+            esc(ch.field),
+            esc(_v(ch.expected)),
+            esc(_v(ch.actual)),
+            esc(lines(cause.locations) or "-") if first else "",
+            esc(cause.explanations[n] if n < len(cause.explanations) else ""),
+        ))
+    return out
 
 
 def _v(v: Any) -> str:
@@ -446,7 +446,7 @@ def to_junit(report: DriftReport) -> str:
                     sev,
                     "\n".join(
                         f"[{x.severity}] {x.title(_v)}"
-                        f"{' at ' + _lines(x.locations) if x.locations else ''} - {x.explanation}"
+                        f"{' at ' + lines(x.locations) if x.locations else ''} - {x.explanation}"
                         for x in bad
                     ),
                 )
@@ -493,7 +493,7 @@ def to_markdown(report: DriftReport) -> str:
             out.append(
                 f"| {x.severity} | {_md(x.where or '-')} | `{_md('; '.join(ch.field for ch in x.changes))}` | "
                 f"{_md('; '.join(_v(ch.expected) for ch in x.changes))} | "
-                f"{_md('; '.join(_v(ch.actual) for ch in x.changes))} | {_md(_lines(x.locations) or '-')} | "
+                f"{_md('; '.join(_v(ch.actual) for ch in x.changes))} | {_md(lines(x.locations) or '-')} | "
                 f"{_md(x.explanation)} |"
             )
         for r in d.remediation:

@@ -70,9 +70,14 @@ class Cause:
     #: the positions of the per-port items in the device's item list
     items: list[int] = field(default_factory=list)
     locations: list[str] = field(default_factory=list)
-    explanation: str = ""
+    #: one explanation per change, its port named as the cause's ranges
+    explanations: list[str] = field(default_factory=list)
     #: the full fields of its items (``interfaces.Ethernet1/1.mtu``), to find its remediation
     fields: list[str] = field(default_factory=list)
+
+    @property
+    def explanation(self) -> str:
+        return "; ".join(self.explanations)
 
     @property
     def ranges(self) -> list[str]:
@@ -112,7 +117,7 @@ def _for_ranges(item: Any, ports: list[str]) -> str:
     """``item``'s explanation with its port replaced by the ranges of ``ports`` (when there are several)."""
     text = str(item.explanation or "")
     if len(ports) > 1 and item.interface:
-        pattern = re.compile(r"(?<![\w/:.-])" + re.escape(item.interface) + r"(?![\w/:.-])")
+        pattern = re.compile(r"(?<![\w/])" + re.escape(item.interface) + r"(?![\w/]|[:.-]\w)")
         text = pattern.sub(lambda _m: ", ".join(compress(ports)), text)
     return text
 
@@ -142,10 +147,27 @@ def causes(device: str, items: Sequence[Any]) -> list[Cause]:
             e = _for_ranges(items[p[0]], list(ports))
             if e and e not in expl:
                 expl.append(e)
-        out.append(Cause(device, sev, feature, changes, list(ports), idx, locs, "; ".join(expl),
+        out.append(Cause(device, sev, feature, changes, list(ports), idx, locs, expl,
                          [items[i].field for i in idx]))
     out.sort(key=lambda c: (_RANK.get(c.severity, 9), natural_key(c.ports[0]) if c.ports else (), c.items[0]))
     return out
+
+
+def lines(locations: Sequence[str], cap: int = 4) -> str:
+    """Source locations (``file:line``) with each file named once: ``leaf3.json:144,152,160 (+1 more)``."""
+    by_file: dict[str, list[str]] = {}
+    for loc in locations:
+        file, sep, line = loc.rpartition(":")
+        if not sep or not line.isdigit():
+            file, line = loc, ""
+        by_file.setdefault(file, [])
+        if line:
+            by_file[file].append(line)
+    out = []
+    for file, nums in by_file.items():
+        more = len(nums) - cap
+        out.append(file + (":" + ",".join(nums[:cap]) if nums else "") + (f" (+{more} more)" if more > 0 else ""))
+    return "; ".join(out)
 
 
 def summary(all_causes: Iterable[Cause]) -> dict[str, int]:
@@ -164,4 +186,4 @@ def remediation_for(cause: Cause, remediation: Sequence[Any]) -> list[int]:
     return [n for n, r in enumerate(remediation) if not r.fields or want & set(r.fields)]
 
 
-__all__ = ["Cause", "Change", "causes", "compress", "field_of", "remediation_for", "summary"]
+__all__ = ["Cause", "Change", "causes", "compress", "field_of", "lines", "remediation_for", "summary"]
