@@ -112,6 +112,12 @@ def _tiers(fab: Fabric) -> dict[str, int]:
     return tier
 
 
+def labels_fit(nodes: list[Node], step: float) -> bool:
+    """Whether the names of a tier's nodes fit across the page under them (else they are written down the
+    page, shown when zoomed in)."""
+    return len(nodes) <= 60 and max((len(n.label) for n in nodes), default=0) * 6.2 <= step
+
+
 def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summary: str) -> FabricMap:
     """Lay the intent's fabric out and colour it with ``marks`` (device -> worst finding and items)."""
     tier = _tiers(fab)
@@ -198,11 +204,13 @@ def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summ
         rows = -(-len(ns) // ROW_NODES)
         per_row = -(-len(ns) // rows)
         step = (width - 80) / max(1, per_row)
+        # the rows of a tier leave room for its names, written down the page under each node when zoomed in
+        down = max(sub, max(len(n.label) for n in ns) * 4.6 + 24) if not labels_fit(ns, step) else sub
         for i, n in enumerate(ns):
             r, c = divmod(i, per_row)
             n.x = round(40 + step * (c + 0.5), 1)
-            n.y = round(y + sub * r, 1)
-        y += sub * (rows - 1) + gap
+            n.y = round(y + down * r, 1)
+        y += down * (rows - 1) + gap + (down - sub if not labels_fit(ns, step) else 0)
     height = y - gap + 60
     top = max(by_tier, default=0)
     counts = {c: 0 for c in COLORS}
@@ -280,4 +288,4 @@ def to_data(fmap: FabricMap) -> dict[str, Any]:
     return {"devices": devices, "kind": fmap.kind, "groups": groups, "links": links, "colors": list(COLORS)}
 
 
-__all__ = ["COLORS", "DeviceMark", "FabricMap", "Item", "Node", "build", "mermaid", "to_data", "worst"]
+__all__ = ["COLORS", "DeviceMark", "FabricMap", "Item", "Node", "build", "labels_fit", "mermaid", "to_data", "worst"]

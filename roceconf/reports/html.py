@@ -17,7 +17,18 @@ from roceconf.intent import Fabric
 from roceconf.names import natural_key
 from roceconf.reports import escape
 from roceconf.reports.causes import compress, remediation_for
-from roceconf.reports.fabricmap import COLORS, RANK, DeviceMark, FabricMap, Item, build, mermaid, worst
+from roceconf.reports.fabricmap import (
+    COLORS,
+    RANK,
+    ROW_NODES,
+    DeviceMark,
+    FabricMap,
+    Item,
+    build,
+    labels_fit,
+    mermaid,
+    worst,
+)
 
 _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info": "info"}
 
@@ -288,6 +299,7 @@ def render(fmap: FabricMap) -> str:
     tiers = sorted({n.tier for n in fmap.nodes}, reverse=True)
     tier_rows = [(fmap.tiers.get(t, str(t)), next(n.y for n in fmap.nodes if n.tier == t)) for t in tiers]
     per_tier = {t: sum(1 for n in fmap.nodes if n.tier == t) for t in tiers}
+    by_tier = {t: [n for n in fmap.nodes if n.tier == t] for t in tiers}
     plats = sorted({p for n in fmap.nodes for p in n.platform.split("/")}, key=natural_key)
     table = rows(fmap)
     return _ENV.from_string(_asset("html", "page.html.j2")).render(
@@ -296,7 +308,7 @@ def render(fmap: FabricMap) -> str:
         labels=_LABELS,
         paths=[(c, "".join(segs[c])) for c in order],
         tier_rows=tier_rows,
-        show_labels={t: per_tier[t] <= 60 for t in tiers},
+        show_labels={t: labels_fit(by_tier[t], _step(fmap, by_tier[t])) for t in tiers},
         big={t: 18 if per_tier[t] <= 60 else 10 for t in tiers},
         data=escape.script_json(_data(fmap)),
         platforms=plats,
@@ -306,6 +318,12 @@ def render(fmap: FabricMap) -> str:
         panzoom=_panzoom(),
         script=_asset("html", "page.js"),
     )
+
+
+def _step(fmap: FabricMap, nodes: list[Any]) -> float:
+    """The distance between two nodes of a row of the tier (`fabricmap.build`'s layout)."""
+    rows = -(-len(nodes) // ROW_NODES)
+    return (fmap.width - 80) / max(1, -(-len(nodes) // rows))
 
 
 def _data(fmap: FabricMap) -> dict[str, Any]:

@@ -89,12 +89,12 @@
   function focus(i) {
     if (!pz) { return; }
     var s = pz.getSizes();
-    if (s.realZoom < 1.5) { pz.zoom(pz.getZoom() * 1.5 / s.realZoom); s = pz.getSizes(); }
+    if (s.realZoom < 1.2) { pz.zoom(pz.getZoom() * 1.2 / s.realZoom); s = pz.getSizes(); }
     var x = parseFloat(attr(nodes[i], 'data-x')), y = parseFloat(attr(nodes[i], 'data-y'));
     pz.pan({x: s.width / 2 - x * s.realZoom, y: s.height / 2 - y * s.realZoom});
   }
   function labels() {
-    if (pz) { svg.classList.toggle('zoomed', pz.getSizes().realZoom >= 1.2); }
+    if (pz) { svg.classList.toggle('zoomed', pz.getSizes().realZoom >= 1.1); }
   }
   if (window.svgPanZoom) {
     pz = window.svgPanZoom(svg, {viewportSelector: '#vp', controlIconsEnabled: true, zoomScaleSensitivity: 0.3,
