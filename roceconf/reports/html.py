@@ -73,17 +73,24 @@ def health_map(report: Any, fab: Fabric) -> FabricMap:
         if d.status == "unknown":
             m.color = "unknown"
             m.items.append(Item("unknown", "could not be read", detail=d.reason or "", rule="unread"))
+        same: dict[tuple[str, str, str, Any], list[Any]] = {}
+        for f in d.findings:  # one row per cause: a rule firing on a range of ports is one finding
+            same.setdefault((f.rule, f.severity, f.title, f.priority), []).append(f)
+        for (rule, sev, title, prio), fs in same.items():
+            ports = ", ".join(compress(f.port for f in fs if f.port))
+            where = ports + (f" priority {prio}" if prio is not None else "")
+            detail = fs[0].message if len(fs) == 1 else f"{len(fs)} ports; first: {fs[0].message}"
+            m.items.append(Item(sev, title, where.strip(), detail, fs[0].impact, fs[0].hint, rule))
         for f in d.findings:
-            where = f"{f.port or ''}" + (f" priority {f.priority}" if f.priority is not None else "")
-            m.items.append(Item(f.severity, f.title, where.strip(), f.message, f.impact, f.hint, f.rule))
             if f.port:
                 m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
         if d.findings:
             m.color = worst({f.severity for f in d.findings})
         marks[d.device] = m
     n = len(report.findings)
+    causes = sum(len(m.items) for m in marks.values() if m.color != "unknown")
     fmap = build(fab, marks, f"roceconf health — fabric {fab.intent.fabric}", "health",
-                 f"{len(report.devices)} devices, {n} finding(s)")
+                 f"{len(report.devices)} devices, {causes} finding(s) ({n} per port)")
     fmap.charts.append(_rates_chart(report))
     return fmap
 
