@@ -273,3 +273,6 @@ def test_values_are_escaped() -> None:
     m = {"leaf1": DeviceMark(color="critical", items=[Item("critical", "<script>alert(1)</script>", "</script>")])}
     page = html.render(build(fab, m, "t", "drift", "s"))
     assert "<script>alert(1)</script>" not in page and "<\\/script>" in page
+    # the findings table carries it as text, escaped; the page's script sets it as text only
+    assert "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>" in page
+    assert ".innerHTML" not in page

@@ -197,7 +197,7 @@ def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summ
     spacing, gap, sub = 22.0, 120.0, 40.0
     widest = min(ROW_NODES, max((len(v) for v in by_tier.values()), default=1))
     width = max(900.0, widest * spacing + 80)
-    y = 40.0
+    y = 64.0
     for t in sorted(by_tier, reverse=True):
         ns = by_tier[t]
         ns.sort(key=host_key if t == 0 else (lambda n: natural_key(n.id)))

@@ -278,7 +278,8 @@ def _panzoom() -> str:
 
 
 def rows(fmap: FabricMap) -> list[dict[str, Any]]:
-    """The findings table: one row per item of every device, worst first, then by device."""
+    """The findings table: one row per item of every device, worst first, then by device. Its text is one
+    line each, control characters as visible escapes (`escape.plain`); Jinja escapes the markup."""
     out: list[dict[str, Any]] = []
     for i, n in enumerate(fmap.nodes):
         for m in n.members:
@@ -288,7 +289,8 @@ def rows(fmap: FabricMap) -> list[dict[str, Any]]:
             plat = fmap.platform_of.get(m, n.platform)
             for it in mark.items:
                 out.append({"s": it.severity, "rank": RANK.get(it.severity, 9), "dev": m, "plat": plat,
-                            "rule": it.rule, "where": it.where, "what": it.title, "node": i})
+                            "rule": escape.plain(it.rule), "where": escape.plain(it.where),
+                            "what": escape.plain(it.title), "node": i})
     out.sort(key=lambda r: (r["rank"], natural_key(r["dev"])))
     for k, r in enumerate(out):
         r["i"] = k
