@@ -34,6 +34,7 @@ from roceconf.drift.remediate import Remediation, remediation, shared_fixes
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.desired import desired_state, expressible, expressible_states
 from roceconf.names import natural_key
+from roceconf.reports.causes import Cause, causes, remediation_for, summary
 from roceconf.reports.scaffold import AuditReport, device_head, worst
 from roceconf.state import DeviceState, has_content
 
@@ -89,10 +90,20 @@ class DeviceResult:
     def worst(self) -> str | None:
         return worst(self.ranked)
 
+    @property
+    def causes(self) -> list[Cause]:
+        """The items grouped into one finding per cause (`roceconf.reports.causes`)."""
+        return causes(self.device, self.ranked)
+
+    def findings(self) -> list[dict[str, Any]]:
+        """The causes as JSON, each with the positions of its remediation blocks."""
+        return [{**c.to_dict(), "remediation": remediation_for(c, self.remediation)} for c in self.causes]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             **device_head(self),
             "items": [i.to_dict() for i in self.items],
+            "findings": self.findings(),
             "parse_warnings": self.parse_warnings,
             "remediation": [r.to_dict() for r in self.remediation],
         }
@@ -111,8 +122,39 @@ class DriftReport(AuditReport):
     #: 3 some device could not be audited and nothing drifted elsewhere, or no device was audited at all
     STATUS_WORDS = (("in_sync", "in sync"), ("drift", "drifted"), ("unknown", "unknown"))
 
-    def found(self, device: DeviceResult) -> list[DriftItem]:
-        return device.ranked
+    @property
+    def counts(self) -> dict[str, int]:
+        """Devices by status; findings (causes), ports and per-port items; causes by severity."""
+        c = {
+            "devices": len(self.devices),
+            "in_sync": 0,
+            "drift": 0,
+            "unknown": 0,
+            "findings": 0,
+            "ports": 0,
+            "items": 0,
+            "critical": 0,
+            "warning": 0,
+            "info": 0,
+        }
+        for d in self.devices:
+            c[d.status] += 1
+            items = d.ranked
+            if not items:
+                continue
+            c["items"] += len(items)
+            for k, v in summary(d.causes).items():
+                c[k] += v
+        return c
+
+    def found(self, device: DeviceResult) -> list[Cause]:
+        return device.causes
+
+    def findings_line(self, counts: dict[str, int]) -> str:
+        """``5 finding(s) on 6 port(s): 4 critical, 1 warning, 0 info (6 per-port items)``: causes, not items."""
+        c = counts
+        return (f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning, "
+                f"{c['info']} info ({c['items']} per-port item(s))")
 
     def stale(self) -> bool:
         return bool(self.baseline) and any(f["rule"] == "RC400" for f in self.baseline["findings"])

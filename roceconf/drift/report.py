@@ -12,6 +12,7 @@ import pydantic_core
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
 from roceconf.jsontext import published_schema
 from roceconf.reports import escape, junit, scaffold
+from roceconf.reports.causes import Cause, lines
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
@@ -44,9 +45,28 @@ class WarningModel(scaffold.Strict):
     code: str
 
 
+class ChangeModel(scaffold.Strict):
+    field: str
+    expected: Any
+    actual: Any
+
+
+class FindingModel(scaffold.Strict):
+    """One cause: the items of a device that share a feature, the changes and the ports (as ranges)."""
+
+    severity: Literal["critical", "warning", "info"]
+    feature: str
+    interfaces: list[str]
+    ports: int
+    changes: list[ChangeModel]
+    items: list[int]
+    remediation: list[int]
+
+
 class DeviceModel(scaffold.DeviceHeadModel):
     status: Literal["in_sync", "drift", "unknown"]
     items: list[ItemModel]
+    findings: list[FindingModel]
     parse_warnings: list[WarningModel]
     remediation: list[RemediationModel]
 
@@ -56,6 +76,9 @@ class SummaryModel(scaffold.Strict):
     in_sync: int
     drift: int
     unknown: int
+    findings: int
+    ports: int
+    items: int
     critical: int
     warning: int
     info: int
@@ -281,17 +304,10 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
             continue
         if not d.items:
             continue
-        t = scaffold.text_table(("severity", "interface", "field", "expected", "actual", "where", "impact"), ("impact",))
-        for i in d.items:
-            t.add_row(
-                f"[{_STYLE[i.severity]}]{i.severity}[/]",
-                esc(i.interface or "-"),
-                esc(_short_field(i.field)),
-                esc(_v(i.expected)),
-                esc(_v(i.actual)),
-                esc(i.location or "-"),
-                esc(i.explanation),
-            )
+        t = scaffold.text_table(("severity", "ports", "field", "expected", "actual", "where", "impact"), ("impact",))
+        for cause in d.causes:
+            for row in _cause_rows(cause):
+                t.add_row(*row)
         con.print(t)
         for r in d.remediation:
             tag = "DISRUPTIVE" if r.disruptive else "hitless"
@@ -314,11 +330,29 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
         for f in found:
             con.print(f"  warning[{escape.plain(f['rule'])}]: {escape.plain(f['message'])}", markup=False, highlight=False)
     con.print()
-    con.print(scaffold.text_totals(report, ("critical", "warning", "info"), "nothing audited: no device of the intent was selected"))
+    con.print(scaffold.text_totals(report, "nothing audited: no device of the intent was selected"))
     return buf.getvalue()
 
 
 esc = escape.markup
+
+
+def _cause_rows(cause: Cause) -> list[tuple[str, ...]]:
+    """A cause's rows (escaped for rich): severity, ports and where on the first, then one per change (field,
+    expected, actual, impact)."""
+    out = []
+    for n, ch in enumerate(cause.changes):
+        first = n == 0
+        out.append((
+            f"[{_STYLE[cause.severity]}]{cause.severity}[/]" if first else "",
+            esc(cause.where or "-") if first else "",
+            esc(ch.field),
+            esc(_v(ch.expected)),
+            esc(_v(ch.actual)),
+            esc(lines(cause.locations) or "-") if first else "",
+            esc(cause.explanations[n] if n < len(cause.explanations) else ""),
+        ))
+    return out
 
 
 def _v(v: Any) -> str:
@@ -327,13 +361,6 @@ def _v(v: Any) -> str:
     if isinstance(v, dict):
         return ", ".join(f"{k}={_v(x)}" for k, x in v.items())
     return str(v)
-
-
-def _short_field(f: str) -> str:
-    parts = f.split(".")
-    if parts[0] == "interfaces" and len(parts) > 2:
-        return ".".join(parts[2:])
-    return f
 
 
 # ----------------------------------------------------------------------------------------- JUnit
@@ -358,17 +385,16 @@ def _features(d: DeviceResult) -> list[tuple[str, str]]:
 
 
 def _feature_failure(d: DeviceResult, feat: str) -> tuple[str, str, str] | None:
-    bad = [i for i in d.items if i.feature == feat and i.severity != "info"]
+    bad = [x for x in d.causes if x.feature == feat and x.severity != "info"]
     if not bad:
         return None
-    sev = "critical" if any(i.severity == "critical" for i in bad) else "warning"
+    sev = "critical" if any(x.severity == "critical" for x in bad) else "warning"
     return (
-        f"{len(bad)} {sev} drift item(s)",
+        f"{len(bad)} {sev} finding(s) on {sum(len(x.ports) for x in bad)} port(s)",
         sev,
         "\n".join(
-            f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
-            f"{' at ' + i.location if i.location else ''} - {i.explanation}"
-            for i in bad
+            f"[{x.severity}] {x.title(_v)}{' at ' + lines(x.locations) if x.locations else ''} - {x.explanation}"
+            for x in bad
         ),
     )
 
@@ -401,12 +427,14 @@ def to_markdown(report: DriftReport) -> str:
         if not d.items:
             continue
         out += scaffold.device_section(
-            d.device, d.platform, "severity", "interface", "field", "expected", "actual", "where", "impact"
+            d.device, d.platform, "severity", "ports", "field", "expected", "actual", "where", "impact"
         )
-        for i in d.items:
+        for x in d.causes:
             out.append(
-                f"| {i.severity} | {_md(i.interface or '-')} | `{_md(_short_field(i.field))}` | {_md(i.expected)} | "
-                f"{_md(i.actual)} | {_md(i.location or '-')} | {_md(i.explanation)} |"
+                f"| {x.severity} | {_md(x.where or '-')} | `{_md('; '.join(ch.field for ch in x.changes))}` | "
+                f"{_md('; '.join(_v(ch.expected) for ch in x.changes))} | "
+                f"{_md('; '.join(_v(ch.actual) for ch in x.changes))} | {_md(lines(x.locations) or '-')} | "
+                f"{_md(x.explanation)} |"
             )
         for r in d.remediation:
             tag = "**disruptive**" if r.disruptive else "hitless"

@@ -119,7 +119,7 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
             )
         con.print(t)
     con.print()
-    con.print(scaffold.text_totals(report, ("critical", "warning"), "nothing judged: no device of the intent was selected"))
+    con.print(scaffold.text_totals(report, "nothing judged: no device of the intent was selected"))
     return buf.getvalue()
 
 

@@ -98,10 +98,13 @@ class AuditReport:
             "exit_code": self.exit_code,
         }
 
-    def tally(self, counts: dict[str, int], severities: Iterable[str]) -> tuple[str, str]:
-        """(``3 in sync, 1 drifted, 0 unknown``, ``2 critical, 1 warning``) for ``severities``."""
-        states = ", ".join(f"{counts[s]} {word}" for s, word in self.STATUS_WORDS)
-        return states, ", ".join(f"{counts[s]} {s}" for s in severities)
+    def tally(self, counts: dict[str, int]) -> str:
+        """``3 in sync, 1 drifted, 0 unknown``: the devices by status."""
+        return ", ".join(f"{counts[s]} {word}" for s, word in self.STATUS_WORDS)
+
+    def findings_line(self, counts: dict[str, int]) -> str:
+        """``2 critical, 1 warning``: what was found."""
+        return f"{counts['critical']} critical, {counts['warning']} warning"
 
 
 class Strict(BaseModel):
@@ -170,11 +173,12 @@ def text_table(columns: Iterable[str], wide: Iterable[str]) -> Table:
     return t
 
 
-def text_totals(report: AuditReport, severities: Iterable[str], nothing: str) -> str:
-    """The last line: devices by status, findings by severity, and ``nothing`` when no device was judged."""
+def text_totals(report: AuditReport, nothing: str) -> str:
+    """The last line: devices by status, what was found, and ``nothing`` when no device was judged."""
     c = report.counts
-    states, sevs = report.tally(c, severities)
-    return f"{c['devices']} device(s): {states}; {sevs}" + (f"; {nothing}" if not c["devices"] else "")
+    return f"{c['devices']} device(s): {report.tally(c)}; {report.findings_line(c)}" + (
+        f"; {nothing}" if not c["devices"] else ""
+    )
 
 
 # ----------------------------------------------------------------------------------------- JUnit
@@ -226,15 +230,14 @@ def count(items: Iterable[Any], severity: str) -> int:
 
 def overview(title: str, report: AuditReport, icons: dict[str, str]) -> list[str]:
     """The heading, the source line, the one-line summary and the per-device table (status with its icon,
-    critical and warning counts, the reason of an unknown device)."""
+    critical and warning counts of what was found (`AuditReport.found`), the reason of an unknown device)."""
     c = report.counts
-    states, sevs = report.tally(c, ("critical", "warning"))
     out = [
         f"## {title}",
         "",
         f"Intent `{md(report.intent)}`, source {md(report.source)}, generated {report.generated_at}.",
         "",
-        f"**{c['devices']} devices**: {states} — {sevs}.",
+        f"**{c['devices']} devices**: {report.tally(c)} — {report.findings_line(c)}.",
         "",
         *table_head("device", "platform", "status", "critical", "warning", "note"),
     ]
