@@ -355,12 +355,7 @@ def _cause_rows(cause: Cause) -> list[tuple[str, ...]]:
     return out
 
 
-def _v(v: Any) -> str:
-    if v is None:
-        return "unset"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_v(x)}" for k, x in v.items())
-    return str(v)
+_v = scaffold.shown
 
 
 # ----------------------------------------------------------------------------------------- JUnit

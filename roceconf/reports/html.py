@@ -30,19 +30,12 @@ from roceconf.reports.fabricmap import (
     mermaid,
     worst,
 )
+from roceconf.reports.scaffold import shown
 
 _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info": "info"}
 
 
 # --------------------------------------------------------------------------------------------- adapters
-def _value(v: Any) -> str:
-    if v is None:
-        return "unset"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_value(x)}" for k, x in v.items())
-    return str(v)
-
-
 def _marks(
     report: Any, unread: str, add: Callable[[DeviceMark, Any], list[Any]], port: Callable[[Any], str | None]
 ) -> dict[str, DeviceMark]:
@@ -69,7 +62,7 @@ def _drift_rows(m: DeviceMark, d: Any) -> list[Any]:
     for cause in d.causes:
         where = cause.where + (f" ({', '.join(cause.locations[:3])})" if cause.locations else "")
         fix = "\n".join(d.remediation[n].commands.strip() for n in remediation_for(cause, d.remediation))
-        m.items.append(Item(cause.severity, cause.what(_value), where.strip(), f"{len(cause.ports)} port(s)"
+        m.items.append(Item(cause.severity, cause.what(shown), where.strip(), f"{len(cause.ports)} port(s)"
                             if len(cause.ports) > 1 else "", cause.explanation, fix[:4000], cause.feature))
     return d.items
 

@@ -137,6 +137,15 @@ class DeviceHeadModel(Strict):
     seconds: float
 
 
+def shown(v: Any) -> str:
+    """A drift value as the reports show it: ``unset`` for None, a mapping as ``key=value, ...``."""
+    if v is None:
+        return "unset"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={shown(x)}" for k, x in v.items())
+    return str(v)
+
+
 def checked_json(model: type[BaseModel], data: dict[str, Any]) -> str:
     """``data`` as JSON text, after checking it against ``model``: the output always matches its published
     schema."""
