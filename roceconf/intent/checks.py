@@ -49,6 +49,7 @@ from roceconf.intent.rules import (
     rule,
 )
 from roceconf.names import excerpt, unsafe_char
+from roceconf.units import threshold_bytes
 from roceconf.yamlsrc import Path_
 
 
@@ -93,6 +94,19 @@ def _distinct_settings(fab: Fabric) -> Iterable[tuple[DeviceSpec | None, Setting
 
 
 # ------------------------------------------------------------------ class rules (per effective policy)
+
+
+def _b(v: int | str) -> str:
+    """An ECN threshold as the intent states it: '150000 B', or a queue delay ('5us')."""
+    return v if isinstance(v, str) else f"{v} B"
+
+
+def _speeds(fab: Fabric, dev: DeviceSpec | None) -> list[int]:
+    """Port speeds (Gb/s) of the RoCE ports of `dev` (None: of every switch), [0] when there is none."""
+    devs = [dev] if dev is not None else [d for d in fab.devices.values() if not d.is_host]
+    return sorted({p.speed_gbps for d in devs for p in d.ports.values() if p.qos}) or [0]
+
+
 @check
 def _classes(fab: Fabric) -> None:
     names: dict[str, int] = {}
@@ -167,13 +181,19 @@ def _classes(fab: Fabric) -> None:
         for c in s.classes:
             if c.ecn is None:
                 continue
-            if c.ecn.min >= c.ecn.max:
-                _emit(
-                    fab,
-                    R_ECN_ORDER,
-                    _class_path(fab, dev, c.name, "ecn") + ("min",),
-                    f"class '{c.name}': ECN min {c.ecn.min} B >= max {c.ecn.max} B{where}",
-                )
+            # a queue delay is compared in bytes at each port speed of the device (bytes = delay x speed / 8)
+            speeds = _speeds(fab, dev)
+            for sp in speeds if isinstance(c.ecn.min, str) or isinstance(c.ecn.max, str) else [0]:
+                lo, hi = threshold_bytes(c.ecn.min, sp), threshold_bytes(c.ecn.max, sp)
+                if lo >= hi:
+                    at = f" at {sp}G ({lo} B >= {hi} B)" if sp else ""
+                    _emit(
+                        fab,
+                        R_ECN_ORDER,
+                        _class_path(fab, dev, c.name, "ecn") + ("min",),
+                        f"class '{c.name}': ECN min {_b(c.ecn.min)} >= max {_b(c.ecn.max)}{at}{where}",
+                    )
+                    break
             if not 1 <= c.ecn.probability <= 100:
                 _emit(
                     fab,
@@ -333,12 +353,14 @@ def _capabilities(fab: Fabric) -> None:
             if buf and qports and n:
                 share = buf // (qports * n)
                 for c in s.classes:
-                    if c.ecn is not None and c.lossless and c.ecn.max > share:
+                    top = max((p.speed_gbps for p in dev.ports.values() if p.qos), default=0)
+                    mx = threshold_bytes(c.ecn.max, top) if c.ecn is not None else 0
+                    if c.ecn is not None and c.lossless and mx > share:
                         _emit(
                             fab,
                             R_ECN_XOFF,
                             _class_path(fab, dev, c.name, "ecn") + ("max",),
-                            f"{dev.name}: ECN max {c.ecn.max} B of class '{c.name}' exceeds the estimated XOFF point "
+                            f"{dev.name}: ECN max {mx} B of class '{c.name}' exceeds the estimated XOFF point "
                             f"{share} B ({dev.asic} buffer {buf} B / {qports} ports / {n} lossless priorities)",
                         )
 
@@ -542,7 +564,7 @@ def _platform_units(fab: Fabric) -> None:
                         fab,
                         R_ECN_UNITS,
                         where,
-                        f"class '{c.name}': ECN {c.ecn.min}/{c.ecn.max} B cannot be expressed on {dev.platform} "
+                        f"class '{c.name}': ECN {_b(c.ecn.min)}/{_b(c.ecn.max)} cannot be expressed on {dev.platform} "
                         f"{dev.name}: it states a fill-level percent of the queue's buffer share; set "
                         f"ecn.{own}: {{min_percent, max_percent}}",
                     )

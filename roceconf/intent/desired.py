@@ -17,6 +17,7 @@ from roceconf.names import natural_key
 from roceconf.render import render_state
 from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
+from roceconf.units import threshold_bytes
 
 
 def _round(value: int, quantum: int) -> int:
@@ -43,6 +44,19 @@ def dscp_homes(classes: list[TrafficClass]) -> dict[str, int]:
     if home is None:
         return {str(d): p for d, p in named.items()}
     return {str(d): named.get(d, home.priority) for d in range(64)}
+
+
+def _port_ecn(e: Ecn | tuple, speed_gbps: int) -> Ecn:
+    """The ECN of one port: a percent Ecn as it is; (min, max, probability, quantum) in bytes at the port's
+    speed (a queue delay becomes bytes = delay x speed / 8, :func:`roceconf.units.threshold_bytes`)."""
+    if isinstance(e, Ecn):
+        return e.model_copy()
+    lo, hi, prob, q = e
+    return Ecn(
+        min_bytes=_round(threshold_bytes(lo, speed_gbps), q),
+        max_bytes=_round(threshold_bytes(hi, speed_gbps), q),
+        probability=prob,
+    )
 
 
 def desired_state(dev: DeviceSpec) -> DeviceState:
@@ -72,7 +86,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         dscp_to_tc = dscp_homes(s.classes)
     else:
         dscp_to_tc = {str(d): c.priority for c in sorted(s.classes, key=lambda c: c.priority) for d in c.dscp}
-    ecn = {}
+    ecn: dict[str, Ecn | tuple] = {}
     sched = {}
     for c in s.classes:
         if c.ecn is not None and not dev.is_host and (cap.ecn or not capped):
@@ -84,11 +98,8 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
                     min_percent=own.min_percent, max_percent=own.max_percent, probability=c.ecn.probability
                 )
             else:  # a percent platform without its own value cannot carry these bytes: refused by RC130
-                ecn[str(c.priority)] = Ecn(
-                    min_bytes=_round(c.ecn.min, q),
-                    max_bytes=_round(c.ecn.max, q),
-                    probability=c.ecn.probability,
-                )
+                # bytes as stated, or a queue delay: converted per port speed below (bytes = delay x speed / 8)
+                ecn[str(c.priority)] = (c.ecn.min, c.ecn.max, c.ecn.probability, q)
         if c.scheduling is not None and (cap.scheduling or not capped):
             sched[str(c.priority)] = Sched(
                 mode=c.scheduling.mode,
@@ -124,7 +135,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             pfc=Pfc(enabled=bool(lossless), no_drop=list(lossless)),
             pfc_watchdog=(s.pfc_watchdog.enabled and bool(lossless)) if not dev.is_host else None,
             link_pause=s.link_pause if dev.is_host else None,
-            ecn={k: v.model_copy() for k, v in ecn.items()},
+            ecn={k: _port_ecn(v, port.speed_gbps) for k, v in ecn.items()},
             scheduling={k: v.model_copy() for k, v in sched.items()},
             rdma=rdma,
         )

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
-from roceconf.units import parse_length_m, parse_size, parse_speed_gbps, parse_time_ms
+from roceconf.units import parse_ecn_threshold, parse_length_m, parse_size, parse_speed_gbps, parse_time_ms
 
 
 def _unit_schema(number: str, minimum: int, pattern: str, description: str) -> WithJsonSchema:
@@ -32,6 +32,17 @@ Bytes = Annotated[
         0,
         r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes)?\s*$",
         "bytes, or a size with a unit: 150KB, 1.5MB, 64KiB",
+    ),
+]
+EcnThreshold = Annotated[
+    int | str,
+    BeforeValidator(parse_ecn_threshold),
+    _unit_schema(
+        "integer",
+        0,
+        r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes|ns|us|µs|ms)?\s*$",
+        "bytes, a size with a unit (150KB, 1.5MB, 64KiB), or a queue delay (5us, 750ns) converted per port "
+        "speed: bytes = delay x speed / 8",
     ),
 ]
 Millis = Annotated[
@@ -85,10 +96,18 @@ class FillLevelEcn(_M):
 
 
 class Ecn(_M):
-    """ECN marking on a class's egress queue (absolute queue-depth thresholds)."""
+    """ECN marking on a class's egress queue: absolute queue-depth thresholds, each a size or a queue delay.
 
-    min: Bytes = Field(description="Queue depth where marking starts", examples=["150KB"])
-    max: Bytes = Field(description="Queue depth where marking reaches `probability`", examples=["1500KB"])
+    A delay (`5us`) is the time the port needs to drain the queue: on each port it becomes
+    bytes = delay x port speed / 8 (5us at 400G = 250,000 B; at 100G = 62,500 B), then the platform's unit
+    (rounded to its quantum). `roceconf expand` shows the bytes per port speed, `plan` and drift compare them."""
+
+    min: EcnThreshold = Field(
+        description="Queue depth (or delay) where marking starts", examples=["150KB", "5us"]
+    )
+    max: EcnThreshold = Field(
+        description="Queue depth (or delay) where marking reaches `probability`", examples=["1500KB", "20us"]
+    )
     probability: int = Field(100, description="Marking probability at `max`, percent (1-100)", examples=[100])
     junos: FillLevelEcn | None = Field(
         None,
