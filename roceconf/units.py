@@ -152,3 +152,15 @@ def threshold_bytes(value: int | str, speed_gbps: int) -> int:
     if ns is None:
         return int(value)
     return int(round(ns * speed_gbps / 8))
+
+
+def parse_micros(value: str | int | float) -> int:
+    """'64us' -> 64, '1ms' -> 1000, 64 -> 64 (microseconds)."""
+    if isinstance(value, bool):
+        raise ValueError("a duration, not a boolean")
+    if isinstance(value, int | float):
+        return int(round(value))
+    ns = delay_ns(value)
+    if ns is None:
+        raise ValueError(f"not a duration in microseconds: {value!r} (use e.g. 64us)")
+    return int(round(ns / 1000))

@@ -16,12 +16,16 @@ from roceconf.intent.rules import (
     R_CNP_LOSSLESS,
     R_CNP_NOT_STRICT,
     R_CNP_ON_ROCE,
+    R_DLB,
     R_DSCP_TWICE,
     R_ECMP_SPORT,
     R_ECN_ORDER,
     R_ECN_PROB,
     R_ECN_UNITS,
     R_ECN_XOFF,
+    R_EXTRA,
+    R_EXTRA_CHARS,
+    R_EXTRA_PLATFORM,
     R_INJECT,
     R_LINK_LOSSLESS,
     R_LINK_PAUSE,
@@ -33,6 +37,8 @@ from roceconf.intent.rules import (
     R_PLATFORM_MTU,
     R_PRIO_DISAGREE,
     R_PRIO_QOS_PORT,
+    R_QP_DEFAULT,
+    R_QP_HASH,
     R_ROCE_LOSSY,
     R_ROCE_MISSING,
     R_SEED_TIERS,
@@ -284,6 +290,9 @@ def _seeds(fab: Fabric) -> None:
         if dev.is_host:
             continue
         e = dev.settings.ecmp
+        plat = _platform(dev.platform)
+        if e.dynamic is not None and plat is not None and e.dynamic.mode in dict(plat.capabilities.dlb_modes):
+            continue  # dynamic load balancing picks next hops by load: the same hash does not polarise it
         by_seed[(e.seed, tuple(sorted(e.fields)), e.symmetric)].setdefault(dev.role, dev)
     for (seed, _f, _s), roles in by_seed.items():
         if len(roles) > 1:
@@ -539,6 +548,70 @@ def _injection(fab: Fabric) -> None:
     for li, link in enumerate(i.links):
         chk(("links", li, "a"), link.a)
         chk(("links", li, "b"), link.b)
+
+
+# ------------------------------------------------------------------ AI-fabric knobs and the passthrough
+@check
+def _ai_knobs(fab: Fabric) -> None:
+    """Dynamic load balancing and QP hashing per platform (RC160-RC162); extra_config (RC163-RC165)."""
+    done: set[tuple] = set()
+    for dev in fab.devices.values():
+        plat = _platform(dev.platform)
+        if plat is None or (dev.platform, id(dev.settings), dev.extra_config) in done:
+            continue
+        done.add((dev.platform, id(dev.settings), dev.extra_config))
+        cap, e = plat.capabilities, dev.settings.ecmp
+        where = dev.settings.origin.get("ecmp.dynamic", ("ecmp", "dynamic"))
+        modes = dict(cap.dlb_modes)
+        if e.dynamic is not None and (dev.is_host or e.dynamic.mode not in modes):
+            _emit(
+                fab,
+                R_DLB,
+                where + ("mode",),
+                f"{dev.name} ({dev.platform}): dynamic load balancing mode '{e.dynamic.mode}' cannot be "
+                f"configured (modes the platform states: {', '.join(modes) or 'none'})",
+                dev=dev,
+            )
+        elif (
+            e.dynamic is not None
+            and e.dynamic.flowlet_gap is not None
+            and not (cap.dlb_flowlet_gap and modes[e.dynamic.mode] == "flowlet")
+        ):
+            _emit(
+                fab,
+                R_DLB,
+                where + ("flowlet_gap",),
+                f"{dev.name} ({dev.platform}): a flowlet gap cannot be configured with mode "
+                f"'{e.dynamic.mode}' on this platform",
+                dev=dev,
+            )
+        if e.hash_dest_qp and not dev.is_host:
+            qp = dev.settings.origin.get("ecmp.hash_dest_qp", ("ecmp", "hash_dest_qp"))
+            if cap.hash_dest_qp == "default":
+                _emit(fab, R_QP_DEFAULT, qp, f"{dev.name} ({dev.platform}): {R_QP_DEFAULT.title}", dev=dev)
+            elif cap.hash_dest_qp != "config":
+                _emit(fab, R_QP_HASH, qp, f"{dev.name} ({dev.platform}): {R_QP_HASH.title}", dev=dev)
+        _extra_lines(fab, dev, cap.extra_config)
+
+
+def _extra_lines(fab: Fabric, dev: DeviceSpec, supported: bool) -> None:
+    for line, path in dev.extra_config:
+        bad = [c for c in line if ord(c) < 32 or ord(c) == 127 or 0x80 <= ord(c) < 0xA0]
+        if bad:
+            _emit(
+                fab,
+                R_EXTRA_CHARS,
+                path,
+                f"{dev.name}: extra_config line has control character {hex(ord(bad[0]))}: refused",
+            )
+    if not dev.extra_config:
+        return
+    path = dev.extra_config[0][1]
+    if not supported:
+        _emit(fab, R_EXTRA_PLATFORM, path, f"{dev.name} ({dev.platform}): {R_EXTRA_PLATFORM.title}")
+    else:
+        n = len(dev.extra_config)
+        _emit(fab, R_EXTRA, path, f"{dev.name}: {n} extra_config line(s) rendered verbatim, not audited")
 
 
 # ------------------------------------------------------------------ platform units and ranges (per device kind)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
-from roceconf.intent.model import TrafficClass
+from roceconf.intent.model import DynamicLb, TrafficClass
 from roceconf.names import natural_key
+from roceconf.platforms.base import Capabilities
 from roceconf.render import render_state
 from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
@@ -57,6 +58,16 @@ def _port_ecn(e: Ecn | tuple, speed_gbps: int) -> Ecn:
         max_bytes=_round(threshold_bytes(hi, speed_gbps), q),
         probability=prob,
     )
+
+
+def _dynamic(dyn: DynamicLb | None, cap: Capabilities, capped: bool) -> dict[str, object]:
+    """``ecmp.dynamic`` / ``ecmp.flowlet_gap_us`` of a device: the platform's term for the intent's mode
+    (``Capabilities.dlb_modes``); a mode or gap it cannot state is None here and refused by RC160."""
+    if dyn is None:
+        return {}
+    mode = dict(cap.dlb_modes).get(dyn.mode)  # a mode the platform has no term for: None, refused by RC160
+    gap = dyn.flowlet_gap if mode == "flowlet" and (cap.dlb_flowlet_gap or not capped) else None
+    return {"dynamic": mode, "flowlet_gap_us": gap}
 
 
 def desired_state(dev: DeviceSpec) -> DeviceState:
@@ -159,8 +170,10 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             seed=s.ecmp.seed if cap.hash_seed or not capped else None,
             # symmetric hashing is an opt-in feature: `false` asks for nothing a config must state
             symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
+            **_dynamic(s.ecmp.dynamic, cap, capped),
         )
     return DeviceState(
+        extra_config=[line for line, _ in dev.extra_config] if cap.extra_config or not capped else [],
         hints=hints,
         platform=dev.platform,
         hostname=dev.name,
@@ -251,8 +264,8 @@ def expressible(desired: DeviceState) -> DeviceState:
     device do). Both are reported at validation (RC150).
     """
     plat = platforms.get(desired.platform)
-    try:
-        back = plat.parse(render_state(desired))
+    try:  # extra_config lines are not audited (RC163): what they would change is not read back
+        back = plat.parse(render_state(desired.renamed(extra_config=[]) if desired.extra_config else desired))
     except MissingResource:  # no templates: an error, not "audit everything"
         raise
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
