@@ -207,3 +207,33 @@ def test_extra_config_refused_on_structured_documents(platform: str) -> None:
     fab = load_text(_intent(platform=platform, itf=itf, extra='    overrides:\n      extra_config: ["x"]\n'))
     assert "RC164" in _codes(fab)
     assert all(not s.extra_config for s in desired_states(fab).values())
+
+
+def test_nvue_adaptive_routing_per_release_and_the_lab_takes_it() -> None:
+    from ruamel.yaml import YAML
+
+    from roceconf.lab.refuse import nvue_patch_refusal
+
+    states = desired_states(load_valid(KNOBS))
+    for name, release, word in (("nv1", "5.15", "state: enabled"), ("nv-old", "5.14", "enable: 'on'")):
+        st = states[name]
+        assert st.ecmp.dynamic == "adaptive-routing"
+        text = render_state(st)
+        assert f"    router:\n      adaptive-routing:\n        {word}\n" in text
+        assert f"        router:\n          adaptive-routing:\n            {word}\n" in text  # per port
+        assert platforms.get("nvue").parse(text).ecmp.dynamic == "adaptive-routing"
+        patch = YAML(typ="safe").load(text)
+        assert nvue_patch_refusal(patch, release) is None, name
+        other = "5.14" if release == "5.15" else "5.15"
+        assert nvue_patch_refusal(patch, other) is not None  # the other release's spelling is refused
+
+
+def test_nvue_adaptive_routing_left_off_a_port_is_unknown_not_in_sync() -> None:
+    st = desired_states(load_valid(KNOBS))["nv1"]
+    text = render_state(st)
+    cut = text.replace("        router:\n          adaptive-routing:\n            state: enabled\n", "", 1)
+    assert cut != text
+    back = platforms.get("nvue").parse(cut)
+    assert back.ecmp.dynamic is None
+    assert any("adaptive-routing is enabled but not on ports" in w.message for w in back.warnings)
+    assert platforms.get("nvue").parse(text.replace("state: enabled\n", "state: disabled\n")).ecmp.dynamic is None

@@ -359,14 +359,10 @@ class _Parser:
                 self.warn(f"enhanced-hash-key {' '.join(w)} is not understood", st.line)
         elif w[0] == "ecmp-dlb" and len(w) >= 2 and w[1] in ("flowlet", "per-packet", "assigned-flow"):
             # Juniper YANG 23.4R1 enhanced-hash-key ecmp-dlb, choice mode (flowlet inactivity-interval <us>)
-            gap = _int(w[3]) if w[1] == "flowlet" and len(w) >= 4 and w[2] == "inactivity-interval" else None
-            old = self.dlb
-            if gap is None and old is not None and old[0] == w[1]:
-                gap = old[1]
-            self.dlb = (w[1], gap, st.line, st.text)
-        elif w[0] == "ecmp-dlb":
-            self.warn(f"enhanced-hash-key {' '.join(w)} is not modelled", st.line)
-        elif w[0] in ("symmetric-hash", "symmetric", "hash-parameters"):
+            gap = _int(w[3]) if w[1:3] == ["flowlet", "inactivity-interval"] and len(w) > 3 else None
+            keep = self.dlb[1] if self.dlb and self.dlb[0] == w[1] else None
+            self.dlb = (w[1], gap if gap is not None else keep, st.line, st.text)
+        elif w[0] in ("symmetric-hash", "symmetric", "hash-parameters", "ecmp-dlb"):
             self.warn(f"enhanced-hash-key {' '.join(w)} is not modelled", st.line)
 
     # ------------------------------------------------------------------ pass 2
