@@ -237,3 +237,63 @@ def test_nvue_adaptive_routing_left_off_a_port_is_unknown_not_in_sync() -> None:
     assert back.ecmp.dynamic is None
     assert any("adaptive-routing is enabled but not on ports" in w.message for w in back.warnings)
     assert platforms.get("nvue").parse(text.replace("state: enabled\n", "state: disabled\n")).ecmp.dynamic is None
+
+
+# ----------------------------------------------------------------------------------------- audit / check / plan
+def test_drift_audits_dlb_and_the_converted_ecn_but_not_extra_config() -> None:
+    from roceconf.drift.audit import policy_for
+    from roceconf.drift.compare import compare
+
+    fab = load_valid(KNOBS)
+    want = expressible_states(fab)
+    for name in ("leaf1", "spine1", "nv1"):
+        st = desired_states(fab)[name]
+        plat = platforms.get(st.platform)
+        text = render_state(st)
+        pol = policy_for(fab.devices[name])
+        assert compare(want[name], plat.parse(text), pol, name) == [], name  # the own render is in sync
+        if st.platform == "eos":
+            cut = text.replace("ip hardware fib load-balance distribution dynamic\n", "")
+            cut = cut.replace("qos random-detect ecn allow non-ect\n", "")  # extra_config: not audited
+            cut = cut.replace("minimum-threshold 62500 bytes", "minimum-threshold 150000 bytes")
+        elif st.platform == "junos":
+            cut = text.replace(" inactivity-interval 64", " inactivity-interval 256")
+        else:
+            cut = text.replace("    router:\n      adaptive-routing:\n        state: enabled\n", "")
+        items = compare(want[name], plat.parse(cut), pol, name)
+        fields = {i.field for i in items}
+        assert any("ecmp" in f for f in fields), (name, fields)
+        if st.platform == "eos":
+            assert any(f.endswith("min_bytes") for f in fields), fields
+            assert not any("extra" in f for f in fields)
+
+
+def test_check_leaves_dlb_devices_out_of_the_polarization_analysis() -> None:
+    from roceconf.fabric import desired, run_checks
+    from roceconf.fabric.states import StateSet
+
+    fix = ROOT / "tests" / "intents" / "fabric" / "ok.yml"
+    fab = load_valid(fix)
+    base = desired(fab)
+
+    def run(dlb: bool) -> set[str]:
+        ss = StateSet("actual", "test", {k: v.model_copy(deep=True) for k, v in base.states.items()})
+        ss.states["spine1"].ecmp.seed = ss.states["leaf1"].ecmp.seed
+        if dlb:
+            ss.states["spine1"].ecmp.dynamic = "adaptive-routing"
+        return {d.code for d in run_checks(fab, ss).findings}
+
+    assert "RC213" in run(dlb=False)
+    assert "RC213" not in run(dlb=True)
+
+
+def test_plan_shows_dynamic_load_balancing(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.yml", tmp_path / "new.yml"
+    old.write_text(_intent())
+    new.write_text(_intent(role="    ecmp: {dynamic: {mode: platform}}\n"))
+    r = subprocess.run(
+        [sys.executable, "-m", "roceconf.cli", "plan", str(old), str(new)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert r.returncode == 0, r.stderr
+    assert "ECMP dynamic load balancing unset -> dynamic" in r.stdout
+    assert "ip hardware fib load-balance distribution dynamic" in r.stdout  # the rendered diff
