@@ -48,7 +48,7 @@ EcnThreshold = Annotated[
         "integer",
         0,
         r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes|ns|us|µs|ms)?\s*$",
-        "bytes, a size with a unit (150KB, 1.5MB, 64KiB), or a queue delay (5us, 750ns) converted per port "
+        "bytes or queue delay, as a size (150KB, 1.5MB, 64KiB) or a delay (5us, 750ns) converted per port "
         "speed: bytes = delay x speed / 8",
     ),
 ]
