@@ -182,7 +182,7 @@ def test_extra_config_that_changes_a_modelled_field_is_not_audited() -> None:
     assert expressible_states(fab)["d1"].dscp_to_tc["26"] == 3
 
 
-HOSTILE = ["$(reboot)", "`reboot`", "a\\nreboot", "a\\x00b", "a\\rb", "x\\x1b[2J"]
+HOSTILE = ["$(reboot)", "`reboot`", "a\\nreboot", "a\\x00b", "a\\rb", "x\\x1b[2J", "a\\u2028reboot"]
 
 
 @pytest.mark.parametrize("line", HOSTILE)

@@ -596,7 +596,8 @@ def _ai_knobs(fab: Fabric) -> None:
 
 def _extra_lines(fab: Fabric, dev: DeviceSpec, supported: bool) -> None:
     for line, path in dev.extra_config:
-        bad = [c for c in line if ord(c) < 32 or ord(c) == 127 or 0x80 <= ord(c) < 0xA0]
+        # C0, DEL, C1 and the Unicode line/paragraph separators (a line break to some readers)
+        bad = [c for c in line if ord(c) < 32 or ord(c) == 127 or 0x80 <= ord(c) < 0xA0 or c in "\u2028\u2029"]
         if bad:
             _emit(
                 fab,
