@@ -11,6 +11,7 @@ fires on it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,6 +165,16 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------------ platform contract
+def same_commands(commands: list[str]) -> Callable[[dict[str, str | None]], list[str]]:
+    """``CounterSpec.commands`` of a device that answers for all its ports at once (a switch): the same
+    commands whatever ports the intent names."""
+
+    def for_ports(ports: dict[str, str | None]) -> list[str]:
+        return list(commands)
+
+    return for_ports
+
+
 @dataclass(frozen=True)
 class CounterSpec:
     """What a platform's ``counters.py`` provides (``COUNTERS = CounterSpec(...)``).

@@ -23,8 +23,8 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
-from roceconf.counters.parsing import jload
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.parsing import jload, read_outputs
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +51,6 @@ _QUEUE_TEXT = {
     "RED-dropped packets": "queue-counters-red-packets",
     "ECN-CE packets": "queue-counters-ecn-ce-packets",
 }
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 # ------------------------------------------------------------------------------- one intermediate form
@@ -219,33 +215,30 @@ def read(text: str, unknown: set[str] | None = None) -> tuple[Reading, str]:
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
-    ports: dict[str, PortCounters] = {}
-    warnings: list[str] = []
-    unknown: set[str] = set()
-    try:
-        for cmd, text in outputs.items():
-            reading, form = read(text, unknown)
-            if not form:
-                if text.strip():
-                    warnings.append(f"{cmd}: neither Junos JSON, XML nor CLI text")
-                continue
-            for name, entry in reading.items():
-                pc = ports.setdefault(name, PortCounters())
-                for p, row in entry["pfc"].items():
-                    for k, c in _PFC.items():
-                        if row.get(k, -1) >= 0:
-                            pc.set_prio(c, p, row[k])
-                for p, row in entry["queue"].items():
-                    drops = [row[k] for k, c in _QUEUE.items() if c == "queue_drops" and k in row]
-                    if drops and min(drops) >= 0:  # a part that is no count makes the sum unknown
-                        pc.set_prio("queue_drops", p, sum(drops))
-                    if row.get("queue-counters-ecn-ce-packets", -1) >= 0:
-                        pc.set_prio("ecn_marked", p, row["queue-counters-ecn-ce-packets"])
-    except Exception as e:  # noqa: BLE001 - a parser never raises
-        warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    if unknown:
-        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if not p.empty()}, warnings
+    return read_outputs(outputs, _read, log)
+
+
+def _read(
+    cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
+) -> None:
+    """One answer (Junos JSON, XML or CLI text): the interfaces it lists."""
+    reading, form = read(text, unknown)
+    if not form:
+        if text.strip():
+            warnings.append(f"{cmd}: neither Junos JSON, XML nor CLI text")
+        return
+    for name, entry in reading.items():
+        pc = ports.setdefault(name, PortCounters())
+        for p, row in entry["pfc"].items():
+            for k, c in _PFC.items():
+                if row.get(k, -1) >= 0:
+                    pc.set_prio(c, p, row[k])
+        for p, row in entry["queue"].items():
+            drops = [row[k] for k, c in _QUEUE.items() if c == "queue_drops" and k in row]
+            if drops and min(drops) >= 0:  # a part that is no count makes the sum unknown
+                pc.set_prio("queue_drops", p, sum(drops))
+            if row.get("queue-counters-ecn-ce-packets", -1) >= 0:
+                pc.set_prio("ecn_marked", p, row["queue-counters-ecn-ce-packets"])
 
 
 # ------------------------------------------------------------------------------------ the lab's answer
@@ -291,4 +284,4 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps({"interface-information": [{"physical-interface": phys}]}, indent=1)
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
