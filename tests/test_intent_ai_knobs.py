@@ -297,3 +297,29 @@ def test_plan_shows_dynamic_load_balancing(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "ECMP dynamic load balancing unset -> dynamic" in r.stdout
     assert "ip hardware fib load-balance distribution dynamic" in r.stdout  # the rendered diff
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        ("set forwarding-options enhanced-hash-key ecmp-dlb per-packet", False),
+        ("set system ntp server 192.0.2.1", False),  # outside the modules the oracle holds: unchecked
+        ("set forwarding-options enhanced-hash-key ecmp-dlb bogus", True),
+        ("set class-of-service schedulers S1 transmit-rate percent 200", True),
+        ("show version", True),
+    ],
+)
+def test_junos_extra_config_goes_through_junipers_yang(line: str, refused: bool) -> None:
+    from tests.conformance.vendor import require
+
+    require("junos-yang")
+    from roceconf.platforms.junos import schema
+
+    if schema.unavailable_reason():
+        pytest.skip(schema.unavailable_reason() or "")
+    extra = f'    overrides:\n      extra_config: ["{line}"]\n'
+    fab = load_text(_intent(platform="junos", itf="et-0/0/1", extra=extra))
+    hits = [d for d in fab.diagnostics if d.code == "RC166"]
+    assert bool(hits) == refused, [d.format() for d in fab.diagnostics]
+    if refused:
+        assert (hits[0].line, hits[0].col) == (17, 22)

@@ -381,6 +381,14 @@ R_EXTRA_PLATFORM = rule(
     "remove extra_config for this platform (NVUE patch, SONiC config_db JSON, host NIC scripts)",
     "a structured document has no place for raw lines, and a host script must never run text from the intent",
 )
+R_EXTRA_GRAMMAR = rule(
+    "RC166",
+    "error",
+    "extra_config line refused by the vendor's own grammar",
+    "fix the line (the message quotes the grammar's error), or remove it",
+    "the device would refuse the line (a Junos commit fails as a whole); checked where the vendor's schema "
+    "is at hand (Junos: Juniper's YANG, $ROCECONF_VENDOR_MODELS), otherwise the line is only warned (RC163)",
+)
 R_EXTRA_CHARS = rule(
     "RC165",
     "error",
