@@ -323,3 +323,15 @@ def test_junos_extra_config_goes_through_junipers_yang(line: str, refused: bool)
     assert bool(hits) == refused, [d.format() for d in fab.diagnostics]
     if refused:
         assert (hits[0].line, hits[0].col) == (17, 22)
+
+
+def test_nxos_extra_config_is_the_last_lines_and_the_state_is_unchanged() -> None:
+    extra = '    overrides:\n      extra_config: ["feature lldp", "hardware access-list tcam region ing-racl 256"]\n'
+    fab = load_text(_intent(platform="nxos", itf="Ethernet1/1", extra=extra))
+    assert "RC163" in _codes(fab) and "RC164" not in _codes(fab)
+    st = desired_states(fab)["d1"]
+    text = render_state(st)
+    assert text.rstrip().splitlines()[-2:] == ["feature lldp", "hardware access-list tcam region ing-racl 256"]
+    plain = render_state(st.renamed(extra_config=[]))
+    assert "feature lldp" not in plain
+    assert platforms.get("nxos").parse(text).same_as(platforms.get("nxos").parse(plain))
