@@ -143,7 +143,7 @@ def test_knobs_intent_renders_and_parses_back() -> None:
         ("eos", "Ethernet1", "    ecmp: {dynamic: {mode: platform, flowlet_gap: 64us}}\n", "RC160"),
         ("eos", "Ethernet1", "    ecmp: {hash_dest_qp: true}\n", "RC161"),
         ("sonic", "Ethernet0", "    ecmp: {hash_dest_qp: true}\n", "RC161"),
-        ("junos", "et-0/0/1", "    ecmp: {hash_dest_qp: true}\n", "RC162"),
+        ("junos", "et-0/0/1", "    ecmp: {hash_dest_qp: true}\n", "RC161"),  # no model: Junos OS (QFX)
     ],
 )
 def test_lb_knob_refused_or_warned_with_rule(platform: str, itf: str, role: str, code: str) -> None:
@@ -152,6 +152,14 @@ def test_lb_knob_refused_or_warned_with_rule(platform: str, itf: str, role: str,
     assert d, _codes(fab)
     assert d[0].line > 0 and d[0].col > 0
     assert (d[0].severity == "warning") == (code == "RC162")
+
+
+def test_qp_hashing_on_junos_evo_is_the_documented_default() -> None:
+    text = _intent(platform="junos", itf="et-0/0/1", role="    ecmp: {hash_dest_qp: true}\n")
+    evo = load_text(text.replace("    role: leaf\n", "    role: leaf\n    model: qfx5220-32cd\n"))
+    assert "RC162" in _codes(evo) and "RC161" not in _codes(evo)
+    qfx = load_text(text.replace("    role: leaf\n", "    role: leaf\n    model: qfx5120-48y\n"))
+    assert "RC161" in _codes(qfx) and "RC162" not in _codes(qfx)
 
 
 def test_dlb_devices_are_left_out_of_the_seed_polarization_rule() -> None:

@@ -589,7 +589,12 @@ def _ai_knobs(fab: Fabric) -> None:
             )
         if e.hash_dest_qp and not dev.is_host:
             qp = dev.settings.origin.get("ecmp.hash_dest_qp", ("ecmp", "hash_dest_qp"))
-            if cap.hash_dest_qp == "default":
+            from roceconf.lab.refuse import junos_flavour
+
+            # Juniper documents QP hashing for Junos OS Evolved only (the AI-ML EVO guide): a Junos OS (QFX)
+            # model, or no model, is refused like a platform without it
+            evo = dev.platform != "junos" or junos_flavour(dev.model) == "evo"
+            if cap.hash_dest_qp == "default" and evo:
                 _emit(fab, R_QP_DEFAULT, qp, f"{dev.name} ({dev.platform}): {R_QP_DEFAULT.title}", dev=dev)
             elif cap.hash_dest_qp != "config":
                 _emit(fab, R_QP_HASH, qp, f"{dev.name} ({dev.platform}): {R_QP_HASH.title}", dev=dev)

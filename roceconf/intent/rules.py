@@ -356,7 +356,8 @@ R_QP_HASH = rule(
     "RC161",
     "error",
     "Hashing on the RoCE BTH destination QP cannot be configured on the platform",
-    "set ecmp.hash_dest_qp: false for this device (role/profile override)",
+    "set ecmp.hash_dest_qp: false for this device (role/profile override); on Junos give the `model` of an "
+    "Evolved device",
     "no documented statement puts the QP in the hash: RoCE entropy stays in the UDP source port",
 )
 R_QP_DEFAULT = rule(
