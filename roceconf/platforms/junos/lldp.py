@@ -31,15 +31,19 @@ def parse_xml(text: str) -> Parsed:
     root = _xml(text)
     if root is None:
         return [], [f"{SHOW}: not XML (or XML with a DOCTYPE)"]
+    if not any(_local(el.tag) == "lldp-neighbors-information" for el in root.iter()):
+        return [], [f"{SHOW}: no lldp-neighbors-information element"]
     out: list[Neighbor] = []
+    warnings: list[str] = []
     for el in root.iter():
         if _local(el.tag) != "lldp-neighbor-information":
             continue
         f = {_FIELDS[_local(c.tag)]: (c.text or "").strip() for c in el if _local(c.tag) in _FIELDS}
         if not f.get("local"):
+            warnings.append(f"{SHOW}: a neighbour without lldp-local-port-id")
             continue
         out.append(Neighbor(f["local"], f.get("name", ""), f.get("port", ""), f.get("descr", ""), f.get("chassis", "")))
-    return out, []
+    return out, warnings
 
 
 def parse(outputs: dict[str, str]) -> Parsed:

@@ -17,6 +17,8 @@ from roceconf.platforms.nxos.syntax import canonical_name
 
 SHOW = "show lldp neighbors detail"
 _FIELD = re.compile(r"^(Chassis id|Port id|Local Port id|Port Description|System Name):\s?(.*)$")
+#: what every listing has, even an empty one: the capability legend, a record or the total line
+_TABLE = re.compile(r"^(Capability codes:|Chassis id:|Total entries displayed:)", re.M)
 _KEYS = {"Chassis id": "chassis", "Port id": "port", "Local Port id": "local", "Port Description": "descr",
          "System Name": "name"}
 
@@ -29,8 +31,11 @@ def _value(text: str) -> str:
 def parse_cli(outputs: dict[str, str]) -> Parsed:
     if SHOW not in outputs:
         return [], [f"no output of {SHOW!r}"]
+    text = outputs[SHOW]
+    if not _TABLE.search(text):
+        return [], [f"{SHOW}: not an NX-OS LLDP neighbour listing (no capability legend, record or total)"]
     records: list[dict[str, str]] = []
-    for line in outputs[SHOW].splitlines():
+    for line in text.splitlines():
         m = _FIELD.match(line.strip())
         if not m:
             continue
