@@ -1,0 +1,140 @@
+"""`roceconf cabling --inventory` against the loopback lab: every platform answers its LLDP command from the
+lab's cables (the intent's links), read through drift's collection path; each cabling scenario injected on
+each platform that can show it gives exactly its findings (rule, device, port); a saved read replays offline
+to the same report."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from roceconf.cabling.collect import cabling_live, cabling_offline
+from roceconf.compile import load_valid, output_name, render_fabric
+from roceconf.drift.collect import load_inventory
+from roceconf.intent import Fabric
+from roceconf.lab.server import Lab
+
+SHARED_LAB = pytest.mark.xdist_group("cabling-lab")
+ROOT = Path(__file__).parent.parent
+LAB_INTENT = ROOT / "inventories" / "lab" / "intent.yml"
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def fab() -> Fabric:
+    return load_valid(LAB_INTENT)
+
+
+@pytest.fixture(scope="module")
+def creds() -> tuple[str, str]:
+    return f"ops{secrets.token_hex(3)}", secrets.token_urlsafe(16)
+
+
+@pytest.fixture(scope="module")
+def lab(fab: Fabric, creds: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Lab, Path]]:
+    files = render_fabric(fab)
+    with Lab(*creds) as lab:
+        for name, dev in fab.devices.items():
+            lab.add(name, dev.platform, files[output_name(name, dev.platform)])
+        lab.set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
+        yield lab, lab.write_inventory(tmp_path_factory.mktemp("inv") / "inventory.yml")
+
+
+def run(fab: Fabric, inv: Path, creds: tuple[str, str], **kw):
+    targets = load_inventory(inv)
+    for t in targets.values():
+        t.username, t.password = creds
+    return cabling_live(fab, None, targets=targets, workers=10, timeout=10, **kw)
+
+
+def keyed(report) -> list[tuple[str, str, str | None]]:
+    return sorted((f.rule, f.device, f.port) for f in report.findings)
+
+
+def rc(rule: str, *ends: str) -> list[tuple[str, str, str]]:
+    return sorted((rule, *e.split(":", 1)) for e in ends)  # type: ignore[misc]
+
+
+#: scenario -> its exact findings; miswire on every switch platform, crossed rails on every host NIC family
+SCENARIOS = {
+    "miswire@spine1:Ethernet1/1": rc("RC501", "spine1:Ethernet1/1", "spine1:Ethernet1/2", "leaf1:Ethernet49",
+                                      "leaf2:swp31"),  # NX-OS
+    "miswire@spine2:et-0/0/2": rc("RC501", "spine2:et-0/0/2", "spine2:et-0/0/3", "leaf3:Ethernet256",
+                                   "leaf4:Ethernet50"),  # Junos
+    "miswire@leaf1:Ethernet49": rc("RC501", "leaf1:Ethernet49", "leaf1:Ethernet50", "spine1:Ethernet1/1",
+                                    "spine2:et-0/0/0"),  # EOS
+    "miswire@leaf2:swp31": rc("RC501", "leaf2:swp31", "leaf2:swp32", "spine1:Ethernet1/2", "spine2:et-0/0/1"),  # NVUE
+    "miswire@leaf3:Ethernet0": rc("RC501", "leaf3:Ethernet0", "leaf3:Ethernet8", "gpu3:eth0", "gpu4:eth0"),  # SONiC
+    "crossed-rail@gpu1": rc("RC503", "gpu1:eth0", "gpu1:eth1", "leaf1:Ethernet1", "leaf2:swp1"),  # ConnectX
+    "crossed-rail@gpu3:eth0": rc("RC503", "gpu3:eth0", "gpu3:eth1", "leaf3:Ethernet0", "leaf4:Ethernet1"),  # bnxt
+    "crossed-rail@gpu4": rc("RC503", "gpu4:eth0", "gpu4:eth1", "leaf3:Ethernet8", "leaf4:Ethernet2"),  # linux-dcb
+}
+
+
+@SHARED_LAB
+def test_the_lab_as_cabled_confirms_every_link_on_every_platform(fab: Fabric, lab: tuple[Lab, Path],
+                                                                   creds: tuple[str, str]) -> None:
+    lab_, inv = lab
+    lab_.set_scenarios([])
+    report = run(fab, inv, creds)
+    assert [(d.device, d.status, d.reason) for d in report.devices if d.status != "read"] == []
+    assert {d.platform for d in report.devices} == {"eos", "nxos", "junos", "nvue", "sonic", "connectx", "bnxt",
+                                                    "linux-dcb"}
+    assert report.findings == [] and [li.status for li in report.links] == ["ok"] * 16
+    assert report.exit_code == 0
+    # every device was asked its platform's LLDP command
+    assert all(len(d.neighbours) == len(fab.devices[d.device].ports) for d in report.devices)
+
+
+@SHARED_LAB
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_each_cabling_scenario_gives_exactly_its_findings(fab: Fabric, lab: tuple[Lab, Path],
+                                                          creds: tuple[str, str], scenario: str) -> None:
+    lab_, inv = lab
+    lab_.set_scenarios([scenario])
+    try:
+        report = run(fab, inv, creds)
+    finally:
+        lab_.set_scenarios([])
+    assert keyed(report) == SCENARIOS[scenario]
+    assert report.exit_code == 1 and sum(li.status == "fail" for li in report.links) == 2
+
+
+@SHARED_LAB
+def test_saved_lldp_replays_offline_to_the_same_findings_through_the_cli(
+    fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
+) -> None:
+    lab_, inv = lab
+    lab_.set_scenarios(["crossed-rail@gpu1", "miswire@spine2:et-0/0/2"])
+    env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
+    saved, out = tmp_path / "lldp", tmp_path / "live.json"
+    try:
+        proc = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--inventory", str(inv),
+                               "--save-lldp", str(saved), "--format", "json", "-o", str(out)],
+                              env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        lab_.set_scenarios([])
+    assert proc.returncode == 1, proc.stderr
+    live = json.loads(out.read_text())
+    assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(
+        SCENARIOS["crossed-rail@gpu1"] + SCENARIOS["miswire@spine2:et-0/0/2"])
+    assert sorted(p.name for p in saved.iterdir()) == sorted(n + ".lldp.json" for n in fab.devices)
+    offline = cabling_offline(fab, saved)
+    assert [f.to_dict() for f in offline.findings] == live["findings"]
+
+
+@SHARED_LAB
+def test_bad_cabling_scenarios_are_refused(lab: tuple[Lab, Path]) -> None:
+    lab_, _inv = lab
+    for bad, said in (("crossed-rail@leaf1", "give a host"), ("miswire", "give a device"),
+                      ("miswire@leaf1:Ethernet9", "no cable in 'Ethernet9'"), ("miswire@nope", "give a device")):
+        with pytest.raises(ValueError, match=said):
+            lab_.set_scenarios([bad])
+    lab_.set_scenarios([])
