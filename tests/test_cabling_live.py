@@ -7,44 +7,29 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from roceconf.cabling.collect import cabling_live, cabling_offline
-from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.drift.collect import load_inventory
 from roceconf.intent import Fabric
 from roceconf.lab.server import Lab
+from tests.test_health_live import creds, fab, lab
 
 SHARED_LAB = pytest.mark.xdist_group("cabling-lab")
-ROOT = Path(__file__).parent.parent
-LAB_INTENT = ROOT / "inventories" / "lab" / "intent.yml"
+LAB_INTENT = Path(__file__).parent.parent / "inventories" / "lab" / "intent.yml"
 BIN = Path(sys.executable).parent
+__all__ = ["creds", "fab", "lab"]  # the lab fixtures of the health tests (the rendered lab intent)
 
 
 @pytest.fixture(scope="module")
-def fab() -> Fabric:
-    return load_valid(LAB_INTENT)
-
-
-@pytest.fixture(scope="module")
-def creds() -> tuple[str, str]:
-    return f"ops{secrets.token_hex(3)}", secrets.token_urlsafe(16)
-
-
-@pytest.fixture(scope="module")
-def lab(fab: Fabric, creds: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Lab, Path]]:
-    files = render_fabric(fab)
-    with Lab(*creds) as lab:
-        for name, dev in fab.devices.items():
-            lab.add(name, dev.platform, files[output_name(name, dev.platform)])
-        lab.set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
-        yield lab, lab.write_inventory(tmp_path_factory.mktemp("inv") / "inventory.yml")
+def cabled(lab: tuple[Lab, Path], fab: Fabric) -> tuple[Lab, Path]:
+    """The health tests' lab with the intent's links laid as cables."""
+    lab[0].set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
+    return lab
 
 
 def run(fab: Fabric, inv: Path, creds: tuple[str, str], **kw):
@@ -79,9 +64,9 @@ SCENARIOS = {
 
 
 @SHARED_LAB
-def test_the_lab_as_cabled_confirms_every_link_on_every_platform(fab: Fabric, lab: tuple[Lab, Path],
+def test_the_lab_as_cabled_confirms_every_link_on_every_platform(fab: Fabric, cabled: tuple[Lab, Path],
                                                                    creds: tuple[str, str]) -> None:
-    lab_, inv = lab
+    lab_, inv = cabled
     lab_.set_scenarios([])
     report = run(fab, inv, creds)
     assert [(d.device, d.status, d.reason) for d in report.devices if d.status != "read"] == []
@@ -95,9 +80,9 @@ def test_the_lab_as_cabled_confirms_every_link_on_every_platform(fab: Fabric, la
 
 @SHARED_LAB
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
-def test_each_cabling_scenario_gives_exactly_its_findings(fab: Fabric, lab: tuple[Lab, Path],
+def test_each_cabling_scenario_gives_exactly_its_findings(fab: Fabric, cabled: tuple[Lab, Path],
                                                           creds: tuple[str, str], scenario: str) -> None:
-    lab_, inv = lab
+    lab_, inv = cabled
     lab_.set_scenarios([scenario])
     try:
         report = run(fab, inv, creds)
@@ -109,9 +94,9 @@ def test_each_cabling_scenario_gives_exactly_its_findings(fab: Fabric, lab: tupl
 
 @SHARED_LAB
 def test_saved_lldp_replays_offline_to_the_same_findings_through_the_cli(
-    fab: Fabric, lab: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
+    fab: Fabric, cabled: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
 ) -> None:
-    lab_, inv = lab
+    lab_, inv = cabled
     lab_.set_scenarios(["crossed-rail@gpu1", "miswire@spine2:et-0/0/2"])
     env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
     saved, out = tmp_path / "lldp", tmp_path / "live.json"
@@ -131,8 +116,8 @@ def test_saved_lldp_replays_offline_to_the_same_findings_through_the_cli(
 
 
 @SHARED_LAB
-def test_bad_cabling_scenarios_are_refused(lab: tuple[Lab, Path]) -> None:
-    lab_, _inv = lab
+def test_bad_cabling_scenarios_are_refused(cabled: tuple[Lab, Path]) -> None:
+    lab_, _inv = cabled
     for bad, said in (("crossed-rail@leaf1", "give a host"), ("miswire", "give a device"),
                       ("miswire@leaf1:Ethernet9", "no cable in 'Ethernet9'"), ("miswire@nope", "give a device")):
         with pytest.raises(ValueError, match=said):

@@ -12,17 +12,15 @@ can be saved under the key ``napalm get_lldp_neighbors_detail`` (EOS, NX-OS, Jun
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roceconf import jsontext, limits, platforms
+from roceconf import platforms
 from roceconf.cabling.verdict import CablingReport, DeviceLldp, evaluate
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
-from roceconf.health.collect import _names
-from roceconf.inputfile import InputFileError, read_text
+from roceconf.health.collect import _names, saved_json
 from roceconf.intent import DeviceSpec, Fabric
 
 SAVED_SUFFIX = ".lldp.json"
@@ -107,14 +105,7 @@ def cabling_live(
 
 def load_saved(path: Path, dev: DeviceSpec) -> DeviceLldp:
     """A saved LLDP file; CollectError (the device is unknown) when it cannot be used."""
-    if not os.path.lexists(path):
-        raise CollectError(f"no saved LLDP file {path.name} in {path.parent}", retry=False)
-    try:
-        data = jsontext.loads(read_text(path, limits.MAX_JSON_BYTES, encoding="utf-8"))
-    except InputFileError as e:
-        raise CollectError(str(e), retry=False) from None
-    except ValueError as e:
-        raise CollectError(f"{path}: not JSON ({e})", retry=False) from None
+    data = saved_json(path, "LLDP file")
     outputs = data.get("outputs") if isinstance(data, dict) else None
     if not isinstance(outputs, dict) or not all(isinstance(v, str) for v in outputs.values()):
         raise CollectError(f"{path}: field 'outputs' must map each command to its output text", retry=False)
