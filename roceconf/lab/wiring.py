@@ -52,6 +52,7 @@ class Wiring:
     def __init__(self) -> None:
         self.intended: dict[End, End] = {}
         self.cables: dict[End, End] = {}
+        self._ports: dict[str, list[str]] = {}
 
     def set_links(self, links: Iterable[tuple[str, str, str, str]]) -> None:
         self.intended = {}
@@ -59,9 +60,14 @@ class Wiring:
             self.intended[(a_dev, a_port)] = (b_dev, b_port)
             self.intended[(b_dev, b_port)] = (a_dev, a_port)
         self.cables = dict(self.intended)
+        by: dict[str, list[str]] = {}
+        for d, p in self.intended:
+            by.setdefault(d, []).append(p)
+        self._ports = {d: sorted(ps, key=natural_key) for d, ps in by.items()}
 
     def ports(self, device: str) -> list[str]:
-        return sorted((p for d, p in self.intended if d == device), key=natural_key)
+        """The device's cabled ports, in natural order."""
+        return self._ports.get(device, [])
 
     def reset(self) -> None:
         self.cables = dict(self.intended)
@@ -87,7 +93,8 @@ class Wiring:
             if far is None or far[0] not in platforms:
                 continue
             peer, peer_port = far
-            pid, descr = advertised(peer, platforms[peer], peer_port, self.ports(peer).index(peer_port))
+            pid, descr = advertised(peer, platforms[peer], peer_port, self.ports(peer).index(peer_port) if
+                                    platforms[peer] == "junos" else 0)
             out.append(Neighbor(port, peer, pid, descr, _mac(peer)))
         return out
 
