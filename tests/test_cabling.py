@@ -188,3 +188,25 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
         proc = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("hostile", ["<script>alert(1)</script>", "a|b\nc", "\x1b[31mred\x1b]0;t\x07", "x\x00\udc80"])
+def test_device_text_never_becomes_markup_escape_or_bad_xml(fab: Fabric, tmp_path: Path, hostile: str) -> None:
+    def plant(name: str, rows: list[Neighbor]) -> list[Neighbor]:
+        if name == "leaf1":
+            rows = [*rows, Neighbor("Ethernet3", "leaf4", hostile, hostile, hostile)]
+            rows[0] = Neighbor(rows[0].local_port, hostile, hostile, hostile, hostile)
+        return rows
+
+    report = cabling_offline(fab, save(fab, tmp_path / "s", edit=plant))
+    assert any(f.device == "leaf1" and f.rule == "RC501" for f in report.findings)
+    from roceconf.cabling.report import to_junit, to_markdown, to_text
+
+    text, md = to_text(report), to_markdown(report)
+    assert "\x1b" not in text and "\x00" not in text and "\x07" not in text
+    assert "<script>" not in md and "\x1b" not in md
+    rows = [line for line in md.splitlines() if line.startswith("| error | RC501 | Ethernet1 |")]
+    assert len(rows) == 1 and rows[0].count("|") - rows[0].count("\\|") == 7  # a '|' read cannot add a cell
+    schema = etree.XMLSchema(etree.parse(str(XSD)))
+    assert schema.validate(etree.fromstring(to_junit(report).encode())), schema.error_log
+    json.loads(FORMATS["json"](report))
