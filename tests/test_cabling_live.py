@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from roceconf.cabling.collect import cabling_live, cabling_offline
+from roceconf.compile import output_name, render_fabric, write_outputs
 from roceconf.drift.collect import load_inventory
 from roceconf.intent import Fabric
 from roceconf.lab.server import Lab
@@ -123,3 +126,39 @@ def test_bad_cabling_scenarios_are_refused(cabled: tuple[Lab, Path]) -> None:
         with pytest.raises(ValueError, match=said):
             lab_.set_scenarios([bad])
     lab_.set_scenarios([])
+
+
+def test_the_lab_process_lays_the_cabling_table_and_cabling_reads_it(fab: Fabric, tmp_path: Path) -> None:
+    """`python -m roceconf.lab --cabling CSV --scenario crossed-rail@gpu4`, then `roceconf cabling --inventory`."""
+    files = render_fabric(fab)
+    for name, dev in fab.devices.items():
+        write_outputs({output_name(name, dev.platform): files[output_name(name, dev.platform)]},
+                      tmp_path / "configs" / dev.platform)
+    csv = tmp_path / "cabling.csv"
+    csv.write_text("a_device,a_port,b_device,b_port,cable_m\n" + "".join(
+        f"{x.a.device},{x.a.port},{x.b.device},{x.b.port},3\n" for x in fab.links))
+    env = {**os.environ, "ROCECONF_USERNAME": "cab", "ROCECONF_PASSWORD": "pw-" + os.urandom(6).hex()}
+    base = [sys.executable, "-m", "roceconf.lab", "--configs", str(tmp_path / "configs"), "--ttl", "120"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("leaf1,Ethernet49,spine1\n")
+    refused = subprocess.run([*base, "--inventory-out", str(tmp_path / "x.yml"), "--cabling", str(bad)], env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and f"{bad}:1: expected a_device" in refused.stderr, refused.stderr
+    inv = tmp_path / "inventory.yml"
+    proc = subprocess.Popen([*base, "--inventory-out", str(inv), "--cabling", str(csv), "--scenario",
+                             "crossed-rail@gpu4"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not inv.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "inventory not written"
+            time.sleep(0.1)
+        out = tmp_path / "cabling.json"
+        run_ = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--inventory", str(inv),
+                               "--format", "json", "-o", str(out)], env=env, capture_output=True, text=True, timeout=300)
+        assert run_.returncode == 1, run_.stderr
+        found = json.loads(out.read_text())["findings"]
+        assert sorted((f["rule"], f["device"], f["port"]) for f in found) == SCENARIOS["crossed-rail@gpu4"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)

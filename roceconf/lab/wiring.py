@@ -99,4 +99,20 @@ class Wiring:
         return out
 
 
-__all__ = ["CABLING_SCENARIOS", "Wiring", "advertised"]
+def read_cabling(text: str, name: str) -> list[tuple[str, str, str, str]]:
+    """A cabling table in the intent's CSV form (``a_device,a_port,b_device,b_port[,cable_m]``, an optional
+    header, ``#`` comments) -> links; ValueError ``NAME:LINE: reason`` on the first bad line."""
+    import csv
+
+    out = []
+    for n, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or row[0].startswith("#") or (n == 1 and row[0].strip().lower() in ("a_device", "device_a")):
+            continue
+        cells = [c.strip() for c in row]
+        if len(cells) not in (4, 5) or not all(cells[:4]):
+            raise ValueError(f"{name}:{n}: expected a_device,a_port,b_device,b_port[,cable_m], got {len(row)} columns")
+        out.append((cells[0], cells[1], cells[2], cells[3]))
+    return out
+
+
+__all__ = ["CABLING_SCENARIOS", "Wiring", "advertised", "read_cabling"]
