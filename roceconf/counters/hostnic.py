@@ -20,6 +20,25 @@ ETHTOOL = "ethtool -S {port}"
 #: driver counter names worth a look when a table does not know them (listed under --debug)
 NOTABLE = re.compile(r"prio|pause|pfc|discard|cnp|ecn|nak|seq_err|out_of_seq|retrans|timeout")
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
+#: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
+#: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
+END_MARK = "#=== end"
+
+
+def complete(text: str) -> str | None:
+    """The output of one host command without its end mark, or None when the mark is missing (a cut
+    answer: nothing in it is read)."""
+    body = text.replace("\r", "").rstrip()
+    if not body.endswith(END_MARK):
+        return None
+    # an output without a final newline has the mark on its last line: the mark is printed only after the
+    # command ended, so what stands before it is whole
+    return body[: -len(END_MARK)].rstrip("\n")
+
+
+def with_end(text: str) -> str:
+    """One command's output as the host bundle prints it (what :func:`complete` reads back)."""
+    return text.rstrip("\n") + "\n" + END_MARK + "\n"
 
 
 def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
@@ -87,9 +106,13 @@ def parse_bundle(
         if hit is None:
             return
         template, port = hit
-        values = readers[template](text)
+        body = complete(text)
+        if body is None:
+            warnings.append(f"{cmd}: no end mark (a cut answer); not read")
+            return
+        values = readers[template](body)
         if not values:
-            if text.strip():
+            if body.strip():
                 warnings.append(f"{cmd}: no counters found")
             return
         prio_t, port_t = tables[template]
@@ -163,8 +186,10 @@ def ethtool_and_hw_counters(
 
 
 __all__ = [
+    "END_MARK",
     "ETHTOOL",
     "HW_COUNTERS",
+    "complete",
     "ethtool_and_hw_counters",
     "format_ethtool",
     "format_grep",
@@ -172,4 +197,5 @@ __all__ = [
     "key_values",
     "named",
     "parse_bundle",
+    "with_end",
 ]

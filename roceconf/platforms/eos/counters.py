@@ -99,7 +99,6 @@ def _read(
                 if tx is not None:
                     pc.set_prio("pfc_tx", p, tx)
         elif cmd == WATCHDOG:
-            pc.wd_shut = pc.wd_shut or []
             for q, c in (body.get("txQueues") or {}).items():
                 p = priority_of(q)
                 if p is None or not isinstance(c, dict):
@@ -109,8 +108,8 @@ def _read(
                     pc.set_prio("wd_detected", p, stuck)
                 if rec is not None:
                     pc.set_prio("wd_restored", p, rec)
-                if stuck is not None and rec is not None and stuck > rec:
-                    pc.shut(p)  # stuck and not yet recovered: the watchdog holds the queue
+                if stuck is not None and rec is not None:
+                    pc.wd_state(p, stuck > rec)  # stuck and not yet recovered: held shut
         elif cmd in (QUEUES, VOQ):
             tcs = (
                 dig(body, "ucastQueues", "trafficClasses")

@@ -20,6 +20,7 @@ from roceconf.counters.hostnic import (
     answer_port,
     apply_names,
     command_port,
+    complete,
     format_ethtool,
     key_values,
     named,
@@ -71,8 +72,9 @@ _PFC_LINE = re.compile(r"(requests|indications)((?:\s+[0-7]:\d{1,20}){8})\s*")
 
 def _pfc_text(text: str) -> dict[str, dict[int, int]]:
     """dcb's text form: ``requests 0:0 1:0 ... 7:0`` and ``indications ...`` lines, each read only with all
-    eight priorities in order (a cut answer loses the later ones), and only when both lines are there (an
-    answer cut inside its first line's last number has no second line)."""
+    eight priorities in order (a cut answer loses the later ones), and only when both lines are there. An
+    answer cut inside priority 7's number of the last line looks whole here: the missing end mark
+    (:func:`roceconf.counters.hostnic.complete`) keeps it from being read."""
     out: dict[str, dict[int, int]] = {}
     for line in text.replace("\r", "").split("\n"):
         m = _PFC_LINE.fullmatch(line.strip())
@@ -88,6 +90,14 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
     try:
+        whole: dict[str, str] = {}
+        for cmd, text in outputs.items():  # an answer without its end mark was cut: none of it is read
+            body = complete(text)
+            if body is not None:
+                whole[cmd] = body
+            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL]):
+                warnings.append(f"{cmd}: no end mark (a cut answer); not read")
+        outputs = whole
         netdev: dict[tuple[str, int], str] = {}
         links = jload(outputs.get(LINKS, ""))
         for ln in links if isinstance(links, list) else []:

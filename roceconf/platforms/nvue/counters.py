@@ -125,8 +125,6 @@ def _read(
             warnings.append(f"{cmd}: neither JSON nor an NVUE table")
         return
     pc = ports.setdefault(name, PortCounters())
-    if kind.endswith("pfc-watchdog status") and pc.wd_shut is None and data:
-        pc.wd_shut = []
     for p, row in data.items():
         unknown.update(
             f"{kind}: {k}"
@@ -159,8 +157,9 @@ def _read(
             v = _value(row.get("deadlock-count"))
             if v is not None:
                 pc.set_prio("wd_detected", p, v)
-            if str(row.get("status", "")).lower() in ("deadlock", "stormed", "storm"):
-                pc.shut(p)
+            status = str(row.get("status", "")).lower()
+            if status in ("deadlock", "stormed", "storm", "ok"):  # another word: not read
+                pc.wd_state(p, status != "ok")
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:

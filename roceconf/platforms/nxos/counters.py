@@ -94,11 +94,8 @@ def _watchdog(r: dict[str, Any], pc: PortCounters) -> None:
         state = str(g.get("eq-qosgrp-state", "")).strip().lower()
         if state:
             states.append((p, state))
-    if states:
-        pc.wd_shut = pc.wd_shut or []
-        for p, state in states:
-            if "shut" in state or "storm" in state:
-                pc.shut(p)
+    for p, state in states:
+        pc.wd_state(p, "shut" in state or "storm" in state)
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:

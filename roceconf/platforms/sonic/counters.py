@@ -161,11 +161,8 @@ def _wd_row(r: dict[str, str], put: Any, ports: dict[str, PortCounters], backpla
             put(name, "prio", counter, p, v)
     status = r.get("STATUS", "").strip().lower()
     if status in ("operational", "stormed"):  # N/A: the state was not read
-        pc = ports.setdefault(name, PortCounters())
-        if pc.wd_shut is None:
-            pc.wd_shut = []
-        if status == "stormed":
-            pc.shut(p)
+        # this queue's state only: a queue whose row is missing (a cut table) stays not read
+        ports.setdefault(name, PortCounters()).wd_state(p, status == "stormed")
 
 
 def _tab(head: list[str], body: list[list[str]]) -> str:
