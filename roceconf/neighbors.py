@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from roceconf.counters.hostnic import complete
+
 #: a MAC address as LLDP agents print it (00:0f:53:2e:ce:d1, 000f.532e.ced1, 00-0f-53-2e-ce-d1)
 _MAC = re.compile(r"(?i)(?:[0-9a-f]{2}[:-]){5}[0-9a-f]{2}|(?:[0-9a-f]{4}\.){2}[0-9a-f]{4}")
 
@@ -219,7 +221,11 @@ def lldpctl_spec(transport: str, sources: dict[str, str] | None = None) -> LldpS
 
     def parse(outputs: dict[str, str]) -> Parsed:
         if LLDPCTL in outputs:
-            return parse_lldpctl(outputs[LLDPCTL])
+            # a host bundle ends each output with an end mark (roceconf.counters.hostnic); a cut answer is
+            # cut JSON, which does not parse: the mark is dropped where present, not required
+            text = outputs[LLDPCTL]
+            body = complete(text)
+            return parse_lldpctl(text if body is None else body)
         return [], [f"no output of {LLDPCTL!r}"]
 
     def simulate(command: str, neighbours: list[Neighbor], hostname: str) -> str | None:

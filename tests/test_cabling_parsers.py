@@ -122,3 +122,13 @@ def test_garbage_never_raises_and_is_never_read_as_no_neighbour(platform: str, j
             continue  # napalm's shape: a port "lldpNeighbors" with no neighbour, a well-formed answer
         got, warnings = spec.parse({cmd: junk})
         assert got == [] and warnings, (platform, cmd, junk)
+
+
+def test_a_host_bundle_end_mark_is_dropped_and_a_cut_answer_is_not_read() -> None:
+    from roceconf.counters.hostnic import with_end
+
+    text = (FIX / "linux-dcb" / "lldp" / "real" / "lldpctl_neighbors.json").read_text()
+    spec = platforms.lldp("connectx")
+    assert spec.parse({LLDPCTL: with_end(text)})[0][0].system_name == "ns-2.example.com"
+    got, warnings = spec.parse({LLDPCTL: text[: len(text) // 2]})  # cut short, no end mark
+    assert got == [] and warnings and "not JSON" in warnings[0]
