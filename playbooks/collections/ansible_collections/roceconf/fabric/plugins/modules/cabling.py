@@ -17,10 +17,10 @@ description:
     (C(roceconf cabling --lldp) reads them again).
   - "A link is judged from both of its ends, so the module runs once on the controller (C(run_once: true),
     C(delegate_to: localhost))."
-  - Fails on a finding of severity O(fail_on) or worse (RC500-RC504: missing, miswired, unexpected, crossed
+  - Fails on a finding of severity O(fail_on) or worse (RC500-RC504 - missing, miswired, unexpected, crossed
     rails, NIC on the wrong leaf), naming rule, device and port; fails when a device could not be read (unless
     O(fail_on_unknown=false)). The reports are written first.
-  - Not sliced: give it every device of the fabric (AWX job slicing would judge each slice's link ends alone).
+  - Not sliced - give it every device of the fabric (AWX job slicing would judge each slice's link ends alone).
 version_added: "0.1.0"
 author: roceconf maintainers (@roceconf)
 options:
