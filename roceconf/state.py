@@ -30,12 +30,13 @@ from pydantic import (
 Trust = Literal["dscp", "pcp", "none"]
 SchedMode = Literal["strict", "dwrr"]
 WatchdogAction = Literal["drop", "forward", "alert"]
+DlbMode = Literal["dynamic", "adaptive-routing", "flowlet", "per-packet", "assigned-flow"]
 
 #: Canonical ECMP/LAG hash field names shared by every platform module.
 HASH_FIELDS = ("src_ip", "dst_ip", "ip_proto", "src_port", "dst_port", "ingress_port", "flow_label")
 HashField = Literal["src_ip", "dst_ip", "ip_proto", "src_port", "dst_port", "ingress_port", "flow_label"]
 
-META_FIELDS = frozenset({"warnings", "sources", "defaults", "hints"})
+META_FIELDS = frozenset({"warnings", "sources", "defaults", "hints", "extra_config"})
 
 
 class _Model(BaseModel):
@@ -116,6 +117,15 @@ class Ecmp(_Model):
     fields: list[HashField] | None = Field(None, description="Hash fields, canonical names, sorted")
     seed: int | None = None
     symmetric: bool | None = None
+    dynamic: DlbMode | None = Field(
+        None,
+        description="Dynamic load balancing / adaptive routing in the platform's terms: `dynamic` (EOS "
+        "'ip hardware fib load-balance distribution dynamic'), `adaptive-routing` (NVUE), `flowlet`, "
+        "`per-packet`, `assigned-flow` (Junos 'enhanced-hash-key ecmp-dlb'); None: not stated",
+    )
+    flowlet_gap_us: int | None = Field(
+        None, description="Flowlet inactivity interval, microseconds (Junos ecmp-dlb flowlet)"
+    )
 
 
 class Warning_(_Model):
@@ -445,6 +455,11 @@ class DeviceState(_Model):
     defaults: list[str] = Field(
         default_factory=list,
         description="Dotted field paths whose value is the platform's documented default",
+    )
+    extra_config: list[str] = Field(
+        default_factory=list,
+        description="Intent `extra_config:` lines, rendered verbatim at the end of the config (EOS, NX-OS, "
+        "Junos); never parsed back nor audited (rule RC163)",
     )
     hints: dict[str, str] = Field(
         default_factory=dict,

@@ -105,6 +105,11 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
         seed=draw(st.integers(min_value=0, max_value=65535)) if cap.hash_seed else None,
         symmetric=draw(st.booleans()) if cap.hash_symmetric else None,
     )
+    modes = sorted({m for _, m in cap.dlb_modes})
+    if modes:  # dynamic load balancing in the platform's terms (or none)
+        ecmp.dynamic = draw(st.none() | st.sampled_from(modes))
+        if ecmp.dynamic == "flowlet" and cap.dlb_flowlet_gap:
+            ecmp.flowlet_gap_us = draw(st.none() | st.integers(min_value=1, max_value=100000))
     return DeviceState(
         platform=plat.name,
         hostname=draw(st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)),

@@ -87,6 +87,8 @@ class DeviceSpec:
     path: Path_
     #: OS release stated in the intent (`os_version:`), None = the platform's default release
     os_version: str | None = None
+    #: `extra_config:` lines (platform, role, profiles, device overrides, in that order) with their data path
+    extra_config: tuple[tuple[str, Path_], ...] = ()
     #: a host NIC platform (set from `platform`; read per port and link, so not recomputed each time)
     is_host: bool = field(init=False, repr=False, compare=False)
 
@@ -249,7 +251,7 @@ def _deep_merge(base: dict, over: dict, prefix: str, origin: dict[str, Path_], o
         if v is None:
             continue
         dotted = f"{prefix}.{k}" if prefix else str(k)
-        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ("ecn", "scheduling"):
+        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ("ecn", "scheduling", "dynamic"):
             out[k] = _deep_merge(out[k], v, dotted, origin, over_path + (k,))
         else:
             out[k] = v
@@ -283,6 +285,8 @@ def _base_settings(intent: Intent) -> tuple[dict, dict[str, Path_]]:
         "ecmp.fields": ("ecmp", "fields"),
         "ecmp.seed": ("ecmp", "seed"),
         "ecmp.symmetric": ("ecmp", "symmetric"),
+        "ecmp.dynamic": ("ecmp", "dynamic"),
+        "ecmp.hash_dest_qp": ("ecmp", "hash_dest_qp"),
         "nic.dcqcn": ("nic", "dcqcn"),
     }
     for k in ("enabled", "detection", "restoration", "polling", "action"):
@@ -370,6 +374,14 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
         if key not in cache:
             cache[key] = _settings(intent, layers)
         settings = cache[key]
+        extra = tuple(
+            (line, path)
+            for lines, base in [
+                (intent.extra_config.get(dev.platform) or [], ("extra_config", dev.platform)),
+                *[(ov.extra_config or [], p + ("extra_config",)) for ov, p in layers],
+            ]
+            for path, line in ((base + (i,), ln) for i, ln in enumerate(lines))
+        )
         # interfaces (same for every device of a range)
         ports: dict[str, Port] = {}
         for ii, itf in enumerate(dev.interfaces):
@@ -463,6 +475,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 settings,
                 dpath,
                 os_version=dev.os_version,
+                extra_config=extra,
             )
     _check_identifiers(fab)
     for li, spec in enumerate(intent.links):
