@@ -283,6 +283,7 @@ def intent_markdown() -> str:
 
 def rules_markdown() -> str:
     import roceconf.acceptance  # noqa: F401 - registers the RC4xx acceptance rules
+    import roceconf.cabling  # noqa: F401 - registers the RC5xx cabling rules
     import roceconf.fabric  # noqa: F401 - registers the RC2xx fabric-check rules
     import roceconf.health  # noqa: F401 - registers the RC3xx health rules
     from roceconf.intent.rules import RULES
