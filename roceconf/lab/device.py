@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from roceconf.lab import bom as lab_bom
-from roceconf.lab import tree
+import roceconf.lab.bom as lab_bom
+import roceconf.lab.tree as tree
 from roceconf.lab.counters import LabCounters, PortProfile, Scenario, profiles, rdma_devices
 from roceconf.neighbors import Neighbor
 from roceconf.state import DeviceState

@@ -21,7 +21,7 @@ from typing import Any
 import asyncssh
 import yaml
 
-from roceconf.lab import tls as lab_tls
+import roceconf.lab.tls as lab_tls
 from roceconf.lab.device import FAULTS, Device
 from roceconf.lab.eos_engine import EapiError, EosEngine
 from roceconf.lab.refuse import junos_warm_up
