@@ -553,13 +553,15 @@ def _platform_units(fab: Fabric) -> None:
             "polling_ms": wd.polling,
             "detection_ms": wd.detection,
             "restoration_ms": wd.restoration,
-            "detection_polls": wd.detection / wd.polling if wd.polling else None,
+            "detection_polls": wd.detection / wd.polling if wd.polling and wd.detection else None,
+            "restoration_polls": wd.restoration / wd.polling if wd.polling and wd.restoration else None,
         }
         keys = {
             "polling_ms": "polling",
             "detection_ms": "detection",
             "restoration_ms": "restoration",
             "detection_polls": "detection",
+            "restoration_polls": "restoration",
         }
         for fld, lo, hi in cap.watchdog_ranges:
             v = values.get(fld)
@@ -567,18 +569,15 @@ def _platform_units(fab: Fabric) -> None:
                 continue
             key = keys[fld]
             path = s.origin.get(f"pfc_watchdog.{key}", ("qos", "pfc_watchdog"))
-            what = (
-                f"{key} {wd.detection} ms = {v:g} polls of {wd.polling} ms"
-                if fld == "detection_polls"
-                else (f"{key} {v} ms")
-            )
-            if fld == "detection_polls" and not float(v).is_integer():
+            polls = fld.endswith("_polls")
+            what = f"{key} {getattr(wd, key)} ms = {v:g} polls of {wd.polling} ms" if polls else f"{key} {v} ms"
+            if polls and not float(v).is_integer():
                 _emit(
                     fab,
                     R_WD_RANGE,
                     path,
                     f"PFC watchdog {what} cannot be expressed on {dev.platform} {dev.name}: "
-                    "detection is a whole number of polls",
+                    f"{key} is a whole number of polls",
                 )
             elif not lo <= v <= hi:
                 _emit(

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from roceconf.names import compress_interfaces, natural_key
-from roceconf.platforms.nxos.syntax import _KBYTE, NQ_POLICY, QOS_POLICY, QOS_POLICY_COS, QUEUING_POLICY
-from roceconf.state import DeviceState
+from roceconf.platforms.nxos.syntax import (
+    _KBYTE,
+    NQ_POLICY,
+    QOS_POLICY,
+    QOS_POLICY_COS,
+    QUEUING_POLICY,
+    WD_INTERVAL_DEFAULT_MS,
+    WD_TIMERS,
+)
+from roceconf.state import DeviceState, PfcWatchdog
 from roceconf.units import compress_ints
 
 
@@ -111,7 +120,23 @@ def _ecmp_line(state: DeviceState) -> str | None:
     return " ".join(parts)
 
 
+def _wd_timers(wd: PfcWatchdog) -> list[str]:
+    """The global watchdog timer lines (``WD_TIMERS``): the interval is the polling time, detection and
+    restoration are multipliers of it (rounded up; validation refuses times that are not whole multiples,
+    RC131). Without a polling time the multipliers count the default interval (100 ms)."""
+    out = []
+    interval = wd.polling_ms or WD_INTERVAL_DEFAULT_MS
+    for words, (field, _lo, _hi) in WD_TIMERS.items():
+        value = getattr(wd, field)
+        if value is None:
+            continue
+        n = value if field == "polling_ms" else max(1, math.ceil(value / interval))
+        out.append(f"priority-flow-control {' '.join(words)} {n}")
+    return out
+
+
 FILTERS = {
+    "nxos_wd_timers": _wd_timers,
     "nxos_kbytes": _kbytes,
     "nxos_plan": _plan,
     "nxos_interfaces": _interface_list,
