@@ -22,7 +22,7 @@ from __future__ import annotations
 from roceconf.platforms.base import Capabilities, Fact, Platform
 from roceconf.platforms.bnxt.parser import parse, parse_shared
 from roceconf.platforms.bnxt.readback import readback_commands, simulate
-from roceconf.platforms.bnxt.render import app_entries, bnxt_prio_tc, cc_values
+from roceconf.platforms.bnxt.render import app_entries, bnxt_prio_tc, cc_values, has_cc
 from roceconf.platforms.bnxt.syntax import NAME, cc_dir
 from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
 
@@ -55,6 +55,7 @@ PLATFORM = Platform(
         "bnxt_prio_tc": bnxt_prio_tc,
         "bnxt_app": app_entries,
         "cc_values": cc_values,
+        "bnxt_has_cc": has_cc,
         "cc_dir": cc_dir,
     },
     readback_commands=readback_commands,
