@@ -24,7 +24,7 @@ from __future__ import annotations
 from roceconf.platforms.base import Capabilities, Fact, Platform
 from roceconf.platforms.linux_dcb.parser import parse, parse_shared
 from roceconf.platforms.linux_dcb.readback import readback_commands, simulate
-from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
+from roceconf.platforms.linux_dcb.render import DCB_HELPERS, FILTERS, GLOBALS_HELPERS
 from roceconf.platforms.linux_dcb.syntax import NAME
 
 # --------------------------------------------------------------------------- platform
@@ -54,7 +54,7 @@ PLATFORM = Platform(
     ),
     parse=parse,
     parse_shared=parse_shared,
-    filters={**FILTERS, **GLOBALS_HELPERS},
+    filters={**FILTERS, **GLOBALS_HELPERS, **DCB_HELPERS},
     readback_commands=readback_commands,
     simulate=simulate,
 )
