@@ -68,6 +68,8 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     release = plat.release(dev.os_version, dev.model)
     if release:
         hints = {**hints, "os_version": release}
+    if dev.buffer_model and "buffer_model" in hints:  # stated in the intent: wins over the platform default
+        hints = {**hints, "buffer_model": dev.buffer_model}
     if cap.every_dscp_mapped:
         dscp_to_tc = dscp_homes(s.classes)
     else:
@@ -172,11 +174,19 @@ def shape(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
     loop over one fabric, by the id of the ports dictionary (the devices of one intent entry share it, and
     the fabric keeps it alive)."""
     if ports is None:
-        return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), ports_key(dev))
+        return (
+            dev.platform,
+            dev.asic,
+            dev.model,
+            dev.os_version,
+            dev.buffer_model,
+            id(dev.settings),
+            ports_key(dev),
+        )
     pk = ports.get(id(dev.ports))
     if pk is None:
         pk = ports[id(dev.ports)] = ports_key(dev)
-    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), pk)
+    return (dev.platform, dev.asic, dev.model, dev.os_version, dev.buffer_model, id(dev.settings), pk)
 
 
 def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:

@@ -87,6 +87,8 @@ class DeviceSpec:
     path: Path_
     #: OS release stated in the intent (`os_version:`), None = the platform's default release
     os_version: str | None = None
+    #: SONiC buffer model stated in the intent (`buffer_model:`), None = the platform's default
+    buffer_model: str | None = None
     #: a host NIC platform (set from `platform`; read per port and link, so not recomputed each time)
     is_host: bool = field(init=False, repr=False, compare=False)
 
@@ -463,6 +465,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 settings,
                 dpath,
                 os_version=dev.os_version,
+                buffer_model=dev.buffer_model,
             )
     _check_identifiers(fab)
     for li, spec in enumerate(intent.links):
