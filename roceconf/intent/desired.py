@@ -99,8 +99,10 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     if cap.scheduling and cap.unused_queues_round_robin and not dev.is_host:
         # no queue the intent does not use is left at a strict-priority default (served ahead of RoCE)
         used = {c.priority for c in s.classes}
+        strict = [c.priority for c in s.classes if c.scheduling is not None and c.scheduling.mode == "strict"]
+        top = max(strict) if strict and cap.round_robin_demotes_lower else 7
         for tc in cap.unused_queues_round_robin(hints):
-            if tc not in used:
+            if tc not in used and tc <= top:
                 sched[str(tc)] = Sched(mode="dwrr")
         sched = dict(sorted(sched.items(), key=lambda kv: int(kv[0])))
     roce, cnp = s.roce, s.cnp
