@@ -84,7 +84,9 @@ def test_every_dscp_has_a_home_and_no_unused_queue_is_strict(intent: str, device
         hook = plat.capabilities.unused_queues_round_robin
         if hook is not None and not dev.is_host:
             # a platform whose unconfigured queue has a default (EOS: strict) states each unused one
-            strict = [c.priority for c in classes if c.scheduling is not None and c.scheduling.mode == "strict"]
+            strict = [
+                c.priority for c in classes if c.scheduling is not None and c.scheduling.mode == "strict"
+            ]
             top = max(strict) if strict and plat.capabilities.round_robin_demotes_lower else 7
             for tc in hook(got.hints or desired_state(dev).hints):
                 if tc > top:
