@@ -153,6 +153,9 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             # symmetric hashing is an opt-in feature: `false` asks for nothing a config must state
             symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
         )
+    # the traffic-class MTU (NX-OS network-qos 'mtu'): every lossless class carries the largest port MTU
+    mtus = [i.mtu for i in itfs.values() if i.mtu is not None]
+    class_mtu = max(mtus) if cap.class_mtu and lossless and mtus and not dev.is_host else None
     return DeviceState(
         hints=hints,
         platform=dev.platform,
@@ -161,6 +164,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         interfaces=itfs,
         pfc_watchdog=wd,
         ecmp=ecmp,
+        class_mtu=class_mtu,
     )
 
 

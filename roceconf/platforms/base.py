@@ -86,6 +86,9 @@ class Capabilities:
     #: highest-numbered): an unused queue above the highest strict queue then stays at its strict default
     #: rather than be set round robin, which would demote the strict (CNP) queue.
     round_robin_demotes_lower: bool = False
+    #: Does the platform state a traffic-class MTU apart from the port MTU (NX-OS network-qos class 'mtu')?
+    #: The desired state then carries ``class_mtu`` (the largest port MTU of the device).
+    class_mtu: bool = False
     #: Does the platform's config express ECN / scheduling at all?
     ecn: bool = True
     scheduling: bool = True

@@ -64,6 +64,7 @@ def lab_state() -> DeviceState:
         interfaces={f"Ethernet1/{i}": port() for i in range(1, 5)},
         pfc_watchdog=PfcWatchdog(enabled=True, action="drop"),
         ecmp=Ecmp(fields=["dst_ip", "dst_port", "src_ip", "src_port"], seed=42, symmetric=False),
+        class_mtu=9216,  # the network-qos classes' MTU: its own fact, rendered under each class
     )
 
 
@@ -477,3 +478,25 @@ def test_pcp_trust_and_per_port_fields_round_trip() -> None:
     back = parse(text)
     assert back.warnings == []
     assert back.semantic() == s.semantic()
+
+
+def test_class_mtu_is_its_own_fact_not_the_ports() -> None:
+    """Interface 'mtu 9100' with an RDMA network-qos class 'mtu 2240': the port reads 9100 and the class MTU
+    2240, each from its own line (the class MTU used to be folded into the port's)."""
+    text = (
+        "policy-map type network-qos ROCECONF_NQ\n"
+        "  class type network-qos c-8q-nq3\n"
+        "    mtu 2240\n"
+        "    pause pfc-cos 3\n"
+        "system qos\n"
+        "  service-policy type network-qos ROCECONF_NQ\n"
+        "interface Ethernet1/1\n"
+        "  mtu 9100\n"
+    )
+    s = parse(text)
+    assert s.warnings == []
+    assert s.interfaces["Ethernet1/1"].mtu == 9100 and s.sources["interfaces.Ethernet1/1.mtu"].lines == [8]
+    assert s.class_mtu == 2240 and s.sources["class_mtu"].lines == [3]
+    st = lab_state()
+    st.class_mtu = 2240
+    assert parse(render_state(st)).semantic() == st.semantic()

@@ -24,6 +24,7 @@ CAPABILITIES = Capabilities(
     hash_symmetric=True,
     watchdog_fields=frozenset({"enabled", "detection_ms", "restoration_ms", "polling_ms"}),
     watchdog_actions=("drop",),
+    class_mtu=True,
     watchdog_ranges=(("polling_ms", 100, 1000), ("detection_polls", 1, 10), ("restoration_polls", 1, 100)),
     watchdog_ranges_source=QOS_GUIDE + "m-configuring-priority-flow-control.html (PFC watchdog interval and "
     "multipliers)",

@@ -494,6 +494,10 @@ class _Parser:
                 if own != device and pname_port in s.interfaces:
                     s.interfaces[pname_port].dscp_to_tc = dict(sorted(own.items(), key=lambda kv: int(kv[0])))
 
+        # network-qos class MTU: its own fact (an interface's 'mtu' is the port's), the smallest class MTU
+        if self.nq_mtu is not None:
+            s.class_mtu = self.nq_mtu[0]
+            s.at("class_mtu", self.nq_mtu[1], self.nq_mtu[2])
         # watchdog timers (global): polling = interval, detection / restoration = multiplier x interval
         interval = self.wd_timers.get("polling_ms", (WD_INTERVAL_DEFAULT_MS,))[0]
         for field, (value, line, text) in self.wd_timers.items():
@@ -572,11 +576,6 @@ class _Parser:
         if "mtu" in st:
             out.mtu = st["mtu"][0]
             s.at(f"{path}.mtu", st["mtu"][1], st["mtu"][2])
-            if self.nq_mtu is not None and self.nq_mtu[0] < out.mtu:
-                # the network-qos class MTU is smaller: frames above it are dropped on this port
-                out.mtu = self.nq_mtu[0]
-                s.sources.pop(f"{path}.mtu", None)  # the value comes from the class's mtu line
-                s.at(f"{path}.mtu", self.nq_mtu[1], self.nq_mtu[2])
         pfc_lines: list[int] = []
         if "pfc" in st:
             out.pfc.enabled = st["pfc"][0]

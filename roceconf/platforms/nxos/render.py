@@ -47,7 +47,6 @@ def _plan(state: DeviceState) -> dict[str, Any]:
     no_drop = _first([p.pfc.no_drop for p in ports if p.pfc.no_drop is not None])
     ecn = _first([p.ecn for p in ports if p.ecn]) or {}
     sched = _first([p.scheduling for p in ports if p.scheduling]) or {}
-    mtus = [p.mtu for p in ports if p.mtu is not None]
     tcs = sorted({int(t) for t in ecn} | {int(t) for t in sched})
     strict = sorted((int(t) for t, sc in sched.items() if sc.mode == "strict"), reverse=True)
     queues = []
@@ -68,7 +67,7 @@ def _plan(state: DeviceState) -> dict[str, Any]:
         "qos_dscp": bool(state.dscp_to_tc) or "dscp" in trusts,
         "qos_cos": "pcp" in trusts,
         "no_drop": no_drop,
-        "nq_mtu": max(mtus) if mtus else None,
+        "nq_mtu": state.class_mtu,
         "queues": queues,
         "queuing": bool(queues),
         "nq_policy": NQ_POLICY,
