@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from roceconf.intent.fabric import DeviceSpec, Fabric, Settings, _dotted
 from roceconf.intent.rules import (
     CHECKS,
+    R_CABLE_NOT_RENDERED,
     L2_OVERHEAD,
     R_ASIC_UNKNOWN,
     R_BNXT_DSCP,
@@ -255,6 +256,24 @@ def _policy(fab: Fabric) -> None:
                 o.get("ecmp.fields", ("ecmp",)),
                 f"ECMP hash fields {s.ecmp.fields} lack src_port",
             )
+
+
+@check
+def _cables(fab: Fabric) -> None:
+    """RC151: the links' cable lengths feed `check`'s headroom analysis (RC211) but no render: said once per
+    intent, at the first link that states a switch-side cable, instead of being dropped silently."""
+    for link in fab.links:
+        ends = (fab.devices.get(link.a.device), fab.devices.get(link.b.device))
+        if any(d is not None and not d.is_host for d in ends):
+            n = len(fab.links)
+            _emit(
+                fab,
+                R_CABLE_NOT_RENDERED,
+                link.path,
+                f"the cable lengths of {n} link(s) (this one: {link.cable_m:g} m) are used by `check` (headroom, "
+                "RC211) but by no rendered configuration",
+            )
+            return
 
 
 @check
