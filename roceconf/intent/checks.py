@@ -9,10 +9,10 @@ from collections.abc import Iterable
 from roceconf.intent.fabric import DeviceSpec, Fabric, Settings, _dotted
 from roceconf.intent.rules import (
     CHECKS,
-    R_CABLE_NOT_RENDERED,
     L2_OVERHEAD,
     R_ASIC_UNKNOWN,
     R_BNXT_DSCP,
+    R_CABLE_NOT_RENDERED,
     R_CLASS_NAME,
     R_CNP_LOSSLESS,
     R_CNP_NOT_STRICT,
