@@ -15,6 +15,7 @@ from roceconf.intent.fabric import Settings
 from roceconf.names import compress_interfaces, natural_key
 from roceconf.outdir import write_outputs
 from roceconf.render import ShapeRenderer
+from roceconf.units import threshold_bytes
 
 
 def output_name(device: str, platform: str) -> str:
@@ -189,8 +190,31 @@ def expanded(fab: Fabric) -> dict[str, Any]:
     return intent
 
 
-def _effective(s: Settings) -> dict[str, Any]:
+def _group_speeds(fab: Fabric, names: list[str]) -> list[int]:
+    """Speeds (Gb/s) of the RoCE ports of the switches `names`."""
+    devs = [fab.devices[n] for n in names if not fab.devices[n].is_host]
+    return sorted({p.speed_gbps for d in devs for p in d.ports.values() if p.qos})
+
+
+def _ecn_bytes(s: Settings, speeds: list[int]) -> dict[str, Any]:
+    """ECN thresholds stated as a queue delay, in bytes per port speed (bytes = delay x speed / 8), by class;
+    the platform then rounds them to its quantum (the rendered value is what `plan` and drift show)."""
+    out: dict[str, Any] = {}
+    for c in s.classes:
+        e = c.ecn
+        if e is None or not (isinstance(e.min, str) or isinstance(e.max, str)):
+            continue
+        out[c.name] = {
+            f"{sp}G": {"min_bytes": threshold_bytes(e.min, sp), "max_bytes": threshold_bytes(e.max, sp)}
+            for sp in speeds
+        }
+    return out
+
+
+def _effective(s: Settings, speeds: list[int] | None = None) -> dict[str, Any]:
+    ecn = _ecn_bytes(s, speeds or [])
     return {
+        **({"ecn_bytes_by_port_speed": ecn} if ecn else {}),
         "trust": s.trust,
         "link_pause": s.link_pause,
         "classes": [c.model_dump(mode="json") for c in s.classes],
@@ -235,7 +259,10 @@ def expanded_text(fab: Fabric, fmt: str) -> str:
     groups: dict[int, tuple[list[str], Settings]] = {}
     for name, dev in fab.devices.items():
         groups.setdefault(id(dev.settings), ([], dev.settings))[0].append(name)
-    notes = {", ".join(compress_interfaces(names)): _effective(s) for names, s in groups.values()}
+    notes = {
+        ", ".join(compress_interfaces(names)): _effective(s, _group_speeds(fab, names))
+        for names, s in groups.values()
+    }
     header = (
         f"# roceconf expand {Path(fab.file).name}: a valid intent (`roceconf validate` reports the same\n"
         "# devices, links and findings). Effective settings of each group of devices, every default\n"

@@ -12,14 +12,11 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from roceconf.intent.model import Intent
+from roceconf.jsontext import published_schema
 
 
 def intent_schema() -> dict[str, Any]:
-    schema = Intent.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://roceconf.dev/schemas/intent.schema.json"
-    schema["title"] = "roceconf intent"
-    return schema
+    return published_schema(Intent, "intent.schema.json", "roceconf intent")
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -67,6 +64,16 @@ def write_schemas(out_dir: str | Path) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------------------ intent.md
+def _field_type(f: Any) -> str:
+    """A field's type as the unit-aware annotation states it (pydantic moves the metadata of a field's
+    ``Annotated`` type, e.g. the JSON schema of ``Millis``, onto the field)."""
+    for meta in f.metadata:
+        js = getattr(meta, "json_schema", None)
+        if js and "description" in js:
+            return _type_name(typing.Annotated[f.annotation, meta])
+    return _type_name(f.annotation)
+
+
 def _type_name(tp: Any) -> str:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
@@ -230,6 +237,20 @@ def intent_markdown() -> str:
         "(KB and MB are decimal, as NVIDIA's RoCE defaults use them); durations take `200ms`, `0.2s` or "
         "milliseconds; speeds `400G`; cable lengths `5m`.",
         "",
+        "**ECN thresholds as a queue delay** (`ecn: {min: 5us, max: 20us}`, AVD issue 4900): on each port the "
+        "delay becomes the bytes the port drains in that time, bytes = delay x speed / 8 (5us at 400G = "
+        "5000 ns x 400 Gb/s / 8 = 250,000 B; at 100G 62,500 B), then the platform's unit and quantum "
+        "(EOS bytes, NX-OS kbytes, NVUE and SONiC bytes; Junos states its own fill-level percent, "
+        "`ecn.junos`). `roceconf expand` lists the bytes per port speed (`ecn_bytes_by_port_speed`), "
+        "`plan` and drift compare the converted bytes.",
+        "",
+        "**Dynamic load balancing** (`ecmp.dynamic`) and **QP hashing** (`ecmp.hash_dest_qp`): per platform, "
+        "see docs/conformance.md (AI-fabric knobs); a mode a platform cannot state is refused (RC160, RC161). "
+        "**extra_config**: lines rendered verbatim at the end of the config (EOS before `end`, as AVD's "
+        "`eos_cli`; NX-OS and Junos last), never parsed back nor audited (RC163); refused where the render "
+        "is a structured document or a host script (NVUE, SONiC, NIC platforms: RC164) and for a line with a "
+        "newline or control character (RC165).",
+        "",
         "**Precedence** (lowest to highest): fabric-wide settings, `roles.<role>`, each of the device's "
         "`profiles` in listed order, the device's `overrides`.",
         "",
@@ -255,13 +276,14 @@ def intent_markdown() -> str:
         for name, f in m.model_fields.items():
             ex = f"`{json.dumps(f.examples[0])}`" if f.examples else ""
             desc = (f.description or "").replace("|", "\\|")
-            lines.append(f"| `{name}` | {_type_name(f.annotation)} | {_default(f)} | {desc} | {ex} |")
+            lines.append(f"| `{name}` | {_field_type(f)} | {_default(f)} | {desc} | {ex} |")
         lines.append("")
     return "\n".join(lines)
 
 
 def rules_markdown() -> str:
     import roceconf.acceptance  # noqa: F401 - registers the RC4xx acceptance rules
+    import roceconf.cabling  # noqa: F401 - registers the RC5xx cabling rules
     import roceconf.fabric  # noqa: F401 - registers the RC2xx fabric-check rules
     import roceconf.health  # noqa: F401 - registers the RC3xx health rules
     from roceconf.intent.rules import RULES

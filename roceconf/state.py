@@ -27,15 +27,18 @@ from pydantic import (
     field_serializer,
 )
 
+from roceconf.jsontext import published_schema
+
 Trust = Literal["dscp", "pcp", "none"]
 SchedMode = Literal["strict", "dwrr"]
 WatchdogAction = Literal["drop", "forward", "alert"]
+DlbMode = Literal["dynamic", "adaptive-routing", "flowlet", "per-packet", "assigned-flow"]
 
 #: Canonical ECMP/LAG hash field names shared by every platform module.
 HASH_FIELDS = ("src_ip", "dst_ip", "ip_proto", "src_port", "dst_port", "ingress_port", "flow_label")
 HashField = Literal["src_ip", "dst_ip", "ip_proto", "src_port", "dst_port", "ingress_port", "flow_label"]
 
-META_FIELDS = frozenset({"warnings", "sources", "defaults", "hints"})
+META_FIELDS = frozenset({"warnings", "sources", "defaults", "hints", "extra_config"})
 
 
 class _Model(BaseModel):
@@ -116,6 +119,15 @@ class Ecmp(_Model):
     fields: list[HashField] | None = Field(None, description="Hash fields, canonical names, sorted")
     seed: int | None = None
     symmetric: bool | None = None
+    dynamic: DlbMode | None = Field(
+        None,
+        description="Dynamic load balancing / adaptive routing in the platform's terms: `dynamic` (EOS "
+        "'ip hardware fib load-balance distribution dynamic'), `adaptive-routing` (NVUE), `flowlet`, "
+        "`per-packet`, `assigned-flow` (Junos 'enhanced-hash-key ecmp-dlb'); None: not stated",
+    )
+    flowlet_gap_us: int | None = Field(
+        None, description="Flowlet inactivity interval, microseconds (Junos ecmp-dlb flowlet)"
+    )
 
 
 class Warning_(_Model):
@@ -452,6 +464,11 @@ class DeviceState(_Model):
         default_factory=list,
         description="Dotted field paths whose value is the platform's documented default",
     )
+    extra_config: list[str] = Field(
+        default_factory=list,
+        description="Intent `extra_config:` lines, rendered verbatim at the end of the config (EOS, NX-OS, "
+        "Junos); never parsed back nor audited (rule RC163)",
+    )
     hints: dict[str, str] = Field(
         default_factory=dict,
         description="Rendering hints the platform derives from the intent's ASIC/model (e.g. the EOS queue "
@@ -537,9 +554,18 @@ class DeviceState(_Model):
         return lines[-1] if last else lines[0]
 
 
+def has_content(state: DeviceState) -> bool:
+    """Anything RoCE-relevant was read: a DSCP map, or a port with at least one stated value (junk output
+    names ports but states nothing, and is unknown, never 'in sync' or 'drift')."""
+    return bool(state.dscp_to_tc) or any(_stated(itf.model_dump()) for itf in state.interfaces.values())
+
+
+def _stated(value: object) -> bool:
+    """A settings value with at least one leaf (names such as an RDMA device name do not count)."""
+    if isinstance(value, dict):
+        return any(_stated(v) for k, v in value.items() if k != "device")
+    return value not in (None, [])
+
+
 def state_json_schema() -> dict[str, Any]:
-    schema = DeviceState.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://roceconf.dev/schemas/device-state.schema.json"
-    schema["title"] = "roceconf device state"
-    return schema
+    return published_schema(DeviceState, "device-state.schema.json", "roceconf device state")

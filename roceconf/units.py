@@ -108,3 +108,59 @@ def expand_ints(text: str) -> list[int]:
         else:
             out.append(int(part))
     return out
+
+
+#: Queue-delay units of an ECN threshold stated as time (``ecn: {min: 5us}``), in nanoseconds.
+_DELAY_NS = {"ns": 1, "us": 1000, "µs": 1000, "usec": 1000, "ms": 1_000_000}
+#: The longest queue delay an ECN threshold may state (1 ms: far beyond any switch buffer at 10G).
+MAX_DELAY_NS = 1_000_000
+
+
+def delay_ns(value: object) -> int | None:
+    """Nanoseconds of a queue delay ('5us' -> 5000, '500ns' -> 500), None for anything else (a byte size)."""
+    if not isinstance(value, str):
+        return None
+    m = _NUM.match(value)
+    if not m or m.group(2).lower() not in _DELAY_NS:
+        return None
+    return int(round(float(m.group(1)) * _DELAY_NS[m.group(2).lower()]))
+
+
+def parse_ecn_threshold(value: str | int | float) -> int | str:
+    """An ECN threshold: a size (-> bytes, as :func:`parse_size`) or a queue delay (-> canonical text,
+    '5us' / '750ns', converted per port speed by :func:`threshold_bytes`)."""
+    if isinstance(value, str):
+        m = _NUM.match(value)
+        if m and m.group(2).lower() in _DELAY_NS:
+            ns = delay_ns(value)
+            assert ns is not None
+            if not 0 < ns <= MAX_DELAY_NS:
+                raise ValueError(f"queue delay {value!r} is outside 1ns-1ms")
+            return f"{ns // 1000}us" if ns % 1000 == 0 else f"{ns}ns"
+    try:
+        return parse_size(value)
+    except ValueError:
+        raise ValueError(
+            f"not an ECN threshold: {value!r} (a size: 150KB, 1.5MB, 153600; or a queue delay: 5us, 750ns)"
+        ) from None
+
+
+def threshold_bytes(value: int | str, speed_gbps: int) -> int:
+    """Bytes of an ECN threshold on a port of ``speed_gbps``: a size as it is; a queue delay as the bytes the
+    port drains in that time, bytes = delay x speed / 8 (5us at 400G: 5000 ns x 400 Gb/s / 8 = 250,000 B)."""
+    ns = delay_ns(value)
+    if ns is None:
+        return int(value)
+    return int(round(ns * speed_gbps / 8))
+
+
+def parse_micros(value: str | int | float) -> int:
+    """'64us' -> 64, '1ms' -> 1000, 64 -> 64 (microseconds)."""
+    if isinstance(value, bool):
+        raise ValueError("a duration, not a boolean")
+    if isinstance(value, int | float):
+        return int(round(value))
+    ns = delay_ns(value)
+    if ns is None:
+        raise ValueError(f"not a duration in microseconds: {value!r} (use e.g. 64us)")
+    return int(round(ns / 1000))

@@ -112,6 +112,11 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
         if cap.class_mtu and lossless and cap.min_mtu is not None and cap.max_mtu is not None
         else None
     )
+    modes = sorted({m for _, m in cap.dlb_modes})
+    if modes:  # dynamic load balancing in the platform's terms (or none)
+        ecmp.dynamic = draw(st.none() | st.sampled_from(modes))
+        if ecmp.dynamic == "flowlet" and cap.dlb_flowlet_gap:
+            ecmp.flowlet_gap_us = draw(st.none() | st.integers(min_value=1, max_value=100000))
     return DeviceState(
         platform=plat.name,
         hostname=draw(st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)),

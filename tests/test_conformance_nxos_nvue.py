@@ -90,6 +90,8 @@ def _extra_states() -> list[DeviceState]:
             )
         )
         s = DeviceState(platform=plat, dscp_to_tc={"26": 3, "48": 6}, interfaces={names[0]: other.model_copy(deep=True)})
+        if plat == "nvue":  # adaptive routing (ecmp.dynamic), in both release spellings
+            s.ecmp.dynamic = "adaptive-routing"
         out.append(s)
         old = s.model_copy(deep=True)
         old.hints["os_version"] = "5.14"

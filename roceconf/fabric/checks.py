@@ -535,6 +535,10 @@ def _hashing(ctx: _Ctx) -> None:
         if dev is None or dev.is_host:
             continue
         e = ctx.ss.states[name].ecmp
+        if e.dynamic is not None:
+            # dynamic load balancing / adaptive routing (the device's state says so) picks next hops by
+            # queue and link load, not by the hash alone: it is left out of the polarization comparison
+            continue
         if e.fields is not None and "src_port" not in e.fields:
             ctx.emit(
                 R_SPORT,

@@ -17,12 +17,17 @@ from roceconf.intent.rules import (
     R_CNP_LOSSLESS,
     R_CNP_NOT_STRICT,
     R_CNP_ON_ROCE,
+    R_DLB,
     R_DSCP_TWICE,
     R_ECMP_SPORT,
     R_ECN_ORDER,
     R_ECN_PROB,
     R_ECN_UNITS,
     R_ECN_XOFF,
+    R_EXTRA,
+    R_EXTRA_CHARS,
+    R_EXTRA_GRAMMAR,
+    R_EXTRA_PLATFORM,
     R_INJECT,
     R_LINK_LOSSLESS,
     R_LINK_PAUSE,
@@ -34,6 +39,8 @@ from roceconf.intent.rules import (
     R_PLATFORM_MTU,
     R_PRIO_DISAGREE,
     R_PRIO_QOS_PORT,
+    R_QP_DEFAULT,
+    R_QP_HASH,
     R_ROCE_LOSSY,
     R_ROCE_MISSING,
     R_SEED_TIERS,
@@ -50,6 +57,7 @@ from roceconf.intent.rules import (
     rule,
 )
 from roceconf.names import excerpt, unsafe_char
+from roceconf.units import threshold_bytes
 from roceconf.yamlsrc import Path_
 
 
@@ -94,6 +102,19 @@ def _distinct_settings(fab: Fabric) -> Iterable[tuple[DeviceSpec | None, Setting
 
 
 # ------------------------------------------------------------------ class rules (per effective policy)
+
+
+def _b(v: int | str) -> str:
+    """An ECN threshold as the intent states it: '150000 B', or a queue delay ('5us')."""
+    return v if isinstance(v, str) else f"{v} B"
+
+
+def _speeds(fab: Fabric, dev: DeviceSpec | None) -> list[int]:
+    """Port speeds (Gb/s) of the RoCE ports of `dev` (None: of every switch), [0] when there is none."""
+    devs = [dev] if dev is not None else [d for d in fab.devices.values() if not d.is_host]
+    return sorted({p.speed_gbps for d in devs for p in d.ports.values() if p.qos}) or [0]
+
+
 @check
 def _classes(fab: Fabric) -> None:
     names: dict[str, int] = {}
@@ -168,13 +189,19 @@ def _classes(fab: Fabric) -> None:
         for c in s.classes:
             if c.ecn is None:
                 continue
-            if c.ecn.min >= c.ecn.max:
-                _emit(
-                    fab,
-                    R_ECN_ORDER,
-                    _class_path(fab, dev, c.name, "ecn") + ("min",),
-                    f"class '{c.name}': ECN min {c.ecn.min} B >= max {c.ecn.max} B{where}",
-                )
+            # a queue delay is compared in bytes at each port speed of the device (bytes = delay x speed / 8)
+            speeds = _speeds(fab, dev)
+            for sp in speeds if isinstance(c.ecn.min, str) or isinstance(c.ecn.max, str) else [0]:
+                lo, hi = threshold_bytes(c.ecn.min, sp), threshold_bytes(c.ecn.max, sp)
+                if lo >= hi:
+                    at = f" at {sp}G ({lo} B >= {hi} B)" if sp else ""
+                    _emit(
+                        fab,
+                        R_ECN_ORDER,
+                        _class_path(fab, dev, c.name, "ecn") + ("min",),
+                        f"class '{c.name}': ECN min {_b(c.ecn.min)} >= max {_b(c.ecn.max)}{at}{where}",
+                    )
+                    break
             if not 1 <= c.ecn.probability <= 100:
                 _emit(
                     fab,
@@ -283,6 +310,9 @@ def _seeds(fab: Fabric) -> None:
         if dev.is_host:
             continue
         e = dev.settings.ecmp
+        plat = _platform(dev.platform)
+        if e.dynamic is not None and plat is not None and e.dynamic.mode in dict(plat.capabilities.dlb_modes):
+            continue  # dynamic load balancing picks next hops by load: the same hash does not polarise it
         by_seed[(e.seed, tuple(sorted(e.fields)), e.symmetric)].setdefault(dev.role, dev)
     for (seed, _f, _s), roles in by_seed.items():
         if len(roles) > 1:
@@ -352,12 +382,14 @@ def _capabilities(fab: Fabric) -> None:
             if buf and qports and n:
                 share = buf // (qports * n)
                 for c in s.classes:
-                    if c.ecn is not None and c.lossless and c.ecn.max > share:
+                    top = max((p.speed_gbps for p in dev.ports.values() if p.qos), default=0)
+                    mx = threshold_bytes(c.ecn.max, top) if c.ecn is not None else 0
+                    if c.ecn is not None and c.lossless and mx > share:
                         _emit(
                             fab,
                             R_ECN_XOFF,
                             _class_path(fab, dev, c.name, "ecn") + ("max",),
-                            f"{dev.name}: ECN max {c.ecn.max} B of class '{c.name}' exceeds the estimated XOFF point "
+                            f"{dev.name}: ECN max {mx} B of class '{c.name}' exceeds the estimated XOFF point "
                             f"{share} B ({dev.asic} buffer {buf} B / {qports} ports / {n} lossless priorities)",
                         )
 
@@ -538,6 +570,98 @@ def _injection(fab: Fabric) -> None:
         chk(("links", li, "b"), link.b)
 
 
+# ------------------------------------------------------------------ AI-fabric knobs and the passthrough
+@check
+def _ai_knobs(fab: Fabric) -> None:
+    """Dynamic load balancing and QP hashing per platform (RC160-RC162); extra_config (RC163-RC165)."""
+    done: set[tuple] = set()
+    for dev in fab.devices.values():
+        plat = _platform(dev.platform)
+        key = (dev.platform, dev.model, id(dev.settings), dev.extra_config)
+        if plat is None or key in done:
+            continue
+        done.add(key)
+        cap, e = plat.capabilities, dev.settings.ecmp
+        where = dev.settings.origin.get("ecmp.dynamic", ("ecmp", "dynamic"))
+        modes = dict(cap.dlb_modes)
+        if e.dynamic is not None and (dev.is_host or e.dynamic.mode not in modes):
+            _emit(
+                fab,
+                R_DLB,
+                where + ("mode",),
+                f"{dev.name} ({dev.platform}): dynamic load balancing mode '{e.dynamic.mode}' cannot be "
+                f"configured (modes the platform states: {', '.join(modes) or 'none'})",
+                dev=dev,
+            )
+        elif (
+            e.dynamic is not None
+            and e.dynamic.flowlet_gap is not None
+            and not (cap.dlb_flowlet_gap and modes[e.dynamic.mode] == "flowlet")
+        ):
+            _emit(
+                fab,
+                R_DLB,
+                where + ("flowlet_gap",),
+                f"{dev.name} ({dev.platform}): a flowlet gap cannot be configured with mode "
+                f"'{e.dynamic.mode}' on this platform",
+                dev=dev,
+            )
+        if e.hash_dest_qp and not dev.is_host:
+            qp = dev.settings.origin.get("ecmp.hash_dest_qp", ("ecmp", "hash_dest_qp"))
+            from roceconf.lab.refuse import junos_flavour
+
+            # Juniper documents QP hashing for Junos OS Evolved only (the AI-ML EVO guide): a Junos OS (QFX)
+            # model, or no model, is refused like a platform without it
+            evo = dev.platform != "junos" or junos_flavour(dev.model) == "evo"
+            if cap.hash_dest_qp == "default" and evo:
+                _emit(fab, R_QP_DEFAULT, qp, f"{dev.name} ({dev.platform}): {R_QP_DEFAULT.title}", dev=dev)
+            elif cap.hash_dest_qp != "config":
+                _emit(fab, R_QP_HASH, qp, f"{dev.name} ({dev.platform}): {R_QP_HASH.title}", dev=dev)
+        _extra_lines(fab, dev, cap.extra_config)
+
+
+def _extra_lines(fab: Fabric, dev: DeviceSpec, supported: bool) -> None:
+    for line, path in dev.extra_config:
+        # C0, DEL, C1 and the Unicode line/paragraph separators (a line break to some readers)
+        bad = [c for c in line if ord(c) < 32 or ord(c) == 127 or 0x80 <= ord(c) < 0xA0 or c in "\u2028\u2029"]
+        if bad:
+            _emit(
+                fab,
+                R_EXTRA_CHARS,
+                path,
+                f"{dev.name}: extra_config line has control character {hex(ord(bad[0]))}: refused",
+            )
+    if not dev.extra_config:
+        return
+    path = dev.extra_config[0][1]
+    if not supported:
+        _emit(fab, R_EXTRA_PLATFORM, path, f"{dev.name} ({dev.platform}): {R_EXTRA_PLATFORM.title}")
+        return
+    checked = _junos_grammar(fab, dev) if dev.platform == "junos" else "no vendor grammar checks them"
+    n = len(dev.extra_config)
+    _emit(fab, R_EXTRA, path, f"{dev.name}: {n} extra_config line(s) rendered verbatim, not audited ({checked})")
+
+
+def _junos_grammar(fab: Fabric, dev: DeviceSpec) -> str:
+    """Each Junos extra_config line resolved in Juniper's YANG of the device's flavour (the conformance
+    oracle, roceconf/platforms/junos/schema.py); what it refuses is RC166. Without the vendor models the
+    lines stay unchecked (said in RC163's message, never taken as valid)."""
+    from roceconf.lab.refuse import junos_flavour
+    from roceconf.platforms.junos import schema
+
+    if schema.unavailable_reason() is not None:
+        return "not checked: Juniper's YANG is not at hand"
+    tree = schema.load(junos_flavour(dev.model))
+    for line, path in dev.extra_config:
+        if not line.startswith(("set ", "delete ")):
+            _emit(fab, R_EXTRA_GRAMMAR, path, f"{dev.name}: a Junos line starts with 'set ' or 'delete '")
+            continue
+        v = schema.check_line(tree, line)
+        if not v.ok:
+            _emit(fab, R_EXTRA_GRAMMAR, path, f"{dev.name}: Juniper's YANG refuses the line: {v.message}")
+    return f"set lines checked against Juniper's {junos_flavour(dev.model)} YANG where it models them"
+
+
 # ------------------------------------------------------------------ platform units and ranges (per device kind)
 @check
 def _platform_units(fab: Fabric) -> None:
@@ -561,7 +685,7 @@ def _platform_units(fab: Fabric) -> None:
                         fab,
                         R_ECN_UNITS,
                         where,
-                        f"class '{c.name}': ECN {c.ecn.min}/{c.ecn.max} B cannot be expressed on {dev.platform} "
+                        f"class '{c.name}': ECN {_b(c.ecn.min)}/{_b(c.ecn.max)} cannot be expressed on {dev.platform} "
                         f"{dev.name}: it states a fill-level percent of the queue's buffer share; set "
                         f"ecn.{own}: {{min_percent, max_percent}}",
                     )

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
-from roceconf.intent.model import TrafficClass
+from roceconf.intent.model import DynamicLb, TrafficClass
 from roceconf.names import natural_key
+from roceconf.platforms.base import Capabilities
 from roceconf.render import render_state
 from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
+from roceconf.units import threshold_bytes
 
 
 def _round(value: int, quantum: int) -> int:
@@ -43,6 +45,29 @@ def dscp_homes(classes: list[TrafficClass]) -> dict[str, int]:
     if home is None:
         return {str(d): p for d, p in named.items()}
     return {str(d): named.get(d, home.priority) for d in range(64)}
+
+
+def _port_ecn(e: Ecn | tuple, speed_gbps: int) -> Ecn:
+    """The ECN of one port: a percent Ecn as it is; (min, max, probability, quantum) in bytes at the port's
+    speed (a queue delay becomes bytes = delay x speed / 8, :func:`roceconf.units.threshold_bytes`)."""
+    if isinstance(e, Ecn):
+        return e.model_copy()
+    lo, hi, prob, q = e
+    return Ecn(
+        min_bytes=_round(threshold_bytes(lo, speed_gbps), q),
+        max_bytes=_round(threshold_bytes(hi, speed_gbps), q),
+        probability=prob,
+    )
+
+
+def _dynamic(dyn: DynamicLb | None, cap: Capabilities, capped: bool) -> dict[str, object]:
+    """``ecmp.dynamic`` / ``ecmp.flowlet_gap_us`` of a device: the platform's term for the intent's mode
+    (``Capabilities.dlb_modes``); a mode or gap it cannot state is None here and refused by RC160."""
+    if dyn is None:
+        return {}
+    mode = dict(cap.dlb_modes).get(dyn.mode)  # a mode the platform has no term for: None, refused by RC160
+    gap = dyn.flowlet_gap if mode == "flowlet" and (cap.dlb_flowlet_gap or not capped) else None
+    return {"dynamic": mode, "flowlet_gap_us": gap}
 
 
 def desired_state(dev: DeviceSpec) -> DeviceState:
@@ -74,7 +99,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         dscp_to_tc = dscp_homes(s.classes)
     else:
         dscp_to_tc = {str(d): c.priority for c in sorted(s.classes, key=lambda c: c.priority) for d in c.dscp}
-    ecn = {}
+    ecn: dict[str, Ecn | tuple] = {}
     sched = {}
     for c in s.classes:
         if c.ecn is not None and not dev.is_host and (cap.ecn or not capped):
@@ -86,11 +111,8 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
                     min_percent=own.min_percent, max_percent=own.max_percent, probability=c.ecn.probability
                 )
             else:  # a percent platform without its own value cannot carry these bytes: refused by RC130
-                ecn[str(c.priority)] = Ecn(
-                    min_bytes=_round(c.ecn.min, q),
-                    max_bytes=_round(c.ecn.max, q),
-                    probability=c.ecn.probability,
-                )
+                # bytes as stated, or a queue delay: converted per port speed below (bytes = delay x speed / 8)
+                ecn[str(c.priority)] = (c.ecn.min, c.ecn.max, c.ecn.probability, q)
         if c.scheduling is not None and (cap.scheduling or not capped):
             sched[str(c.priority)] = Sched(
                 mode=c.scheduling.mode,
@@ -128,7 +150,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             pfc=Pfc(enabled=bool(lossless), no_drop=list(lossless)),
             pfc_watchdog=(s.pfc_watchdog.enabled and bool(lossless)) if not dev.is_host else None,
             link_pause=s.link_pause if dev.is_host else None,
-            ecn={k: v.model_copy() for k, v in ecn.items()},
+            ecn={k: _port_ecn(v, port.speed_gbps) for k, v in ecn.items()},
             scheduling={k: v.model_copy() for k, v in sched.items()},
             rdma=rdma,
         )
@@ -152,11 +174,13 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             seed=s.ecmp.seed if cap.hash_seed or not capped else None,
             # symmetric hashing is an opt-in feature: `false` asks for nothing a config must state
             symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
+            **_dynamic(s.ecmp.dynamic, cap, capped),
         )
     # the traffic-class MTU (NX-OS network-qos 'mtu'): every lossless class carries the largest port MTU
     mtus = [i.mtu for i in itfs.values() if i.mtu is not None]
     class_mtu = max(mtus) if cap.class_mtu and lossless and mtus and not dev.is_host else None
     return DeviceState(
+        extra_config=[line for line, _ in dev.extra_config] if cap.extra_config or not capped else [],
         hints=hints,
         platform=dev.platform,
         hostname=dev.name,
@@ -256,8 +280,8 @@ def expressible(desired: DeviceState) -> DeviceState:
     device do). Both are reported at validation (RC150).
     """
     plat = platforms.get(desired.platform)
-    try:
-        back = plat.parse(render_state(desired))
+    try:  # extra_config lines are not audited (RC163): what they would change is not read back
+        back = plat.parse(render_state(desired.renamed(extra_config=[]) if desired.extra_config else desired))
     except MissingResource:  # no templates: an error, not "audit everything"
         raise
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything

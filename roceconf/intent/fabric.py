@@ -17,9 +17,9 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
+import roceconf.intent.guards as guards
 from roceconf import limits, names, platforms
 from roceconf.diagnostics import Diagnostic, DiagnosticError
-from roceconf.intent import guards
 from roceconf.intent.model import (
     NIC_PLATFORMS,
     Ecmp,
@@ -89,6 +89,8 @@ class DeviceSpec:
     os_version: str | None = None
     #: SONiC buffer model stated in the intent (`buffer_model:`), None = the platform's default
     buffer_model: str | None = None
+    #: `extra_config:` lines (platform, role, profiles, device overrides, in that order) with their data path
+    extra_config: tuple[tuple[str, Path_], ...] = ()
     #: a host NIC platform (set from `platform`; read per port and link, so not recomputed each time)
     is_host: bool = field(init=False, repr=False, compare=False)
 
@@ -251,7 +253,7 @@ def _deep_merge(base: dict, over: dict, prefix: str, origin: dict[str, Path_], o
         if v is None:
             continue
         dotted = f"{prefix}.{k}" if prefix else str(k)
-        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ("ecn", "scheduling"):
+        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ("ecn", "scheduling", "dynamic"):
             out[k] = _deep_merge(out[k], v, dotted, origin, over_path + (k,))
         else:
             out[k] = v
@@ -285,6 +287,8 @@ def _base_settings(intent: Intent) -> tuple[dict, dict[str, Path_]]:
         "ecmp.fields": ("ecmp", "fields"),
         "ecmp.seed": ("ecmp", "seed"),
         "ecmp.symmetric": ("ecmp", "symmetric"),
+        "ecmp.dynamic": ("ecmp", "dynamic"),
+        "ecmp.hash_dest_qp": ("ecmp", "hash_dest_qp"),
         "nic.dcqcn": ("nic", "dcqcn"),
     }
     for k in ("enabled", "detection", "restoration", "polling", "action"):
@@ -372,6 +376,14 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
         if key not in cache:
             cache[key] = _settings(intent, layers)
         settings = cache[key]
+        extra = tuple(
+            (line, path)
+            for lines, base in [
+                (intent.extra_config.get(dev.platform) or [], ("extra_config", dev.platform)),
+                *[(ov.extra_config or [], p + ("extra_config",)) for ov, p in layers],
+            ]
+            for path, line in ((base + (i,), ln) for i, ln in enumerate(lines))
+        )
         # interfaces (same for every device of a range)
         ports: dict[str, Port] = {}
         for ii, itf in enumerate(dev.interfaces):
@@ -466,6 +478,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 dpath,
                 os_version=dev.os_version,
                 buffer_model=dev.buffer_model,
+                extra_config=extra,
             )
     _check_identifiers(fab)
     for li, spec in enumerate(intent.links):

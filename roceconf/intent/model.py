@@ -11,7 +11,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
-from roceconf.units import parse_length_m, parse_size, parse_speed_gbps, parse_time_ms
+from roceconf.units import (
+    parse_ecn_threshold,
+    parse_length_m,
+    parse_micros,
+    parse_size,
+    parse_speed_gbps,
+    parse_time_ms,
+)
 
 
 def _unit_schema(number: str, minimum: int, pattern: str, description: str) -> WithJsonSchema:
@@ -32,6 +39,17 @@ Bytes = Annotated[
         0,
         r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes)?\s*$",
         "bytes, or a size with a unit: 150KB, 1.5MB, 64KiB",
+    ),
+]
+EcnThreshold = Annotated[
+    int | str,
+    BeforeValidator(parse_ecn_threshold),
+    _unit_schema(
+        "integer",
+        0,
+        r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmM]i?[bB]?|[bB]|bytes|ns|us|µs|ms)?\s*$",
+        "bytes or queue delay, as a size (150KB, 1.5MB, 64KiB) or a delay (5us, 750ns) converted per port "
+        "speed: bytes = delay x speed / 8",
     ),
 ]
 Millis = Annotated[
@@ -56,6 +74,12 @@ Metres = Annotated[
     BeforeValidator(parse_length_m),
     PlainSerializer(lambda v: int(v) if float(v).is_integer() else v),
     _unit_schema("number", 0, r"^\s*[0-9]+(\.[0-9]+)?\s*(m|km)?\s*$", "metres, or a length with a unit: 5m"),
+]
+Micros = Annotated[
+    int,
+    BeforeValidator(parse_micros),
+    _unit_schema("integer", 1, r"^\s*[0-9]+(\.[0-9]+)?\s*(us|µs|ms)?\s*$", "microseconds, or 64us / 1ms"),
+    Field(ge=1, le=1_000_000),
 ]
 Priority = Annotated[
     int, Field(ge=0, le=7, description="802.1p priority = switch traffic class = queue (0-7)")
@@ -85,10 +109,18 @@ class FillLevelEcn(_M):
 
 
 class Ecn(_M):
-    """ECN marking on a class's egress queue (absolute queue-depth thresholds)."""
+    """ECN marking on a class's egress queue: absolute queue-depth thresholds, each a size or a queue delay.
 
-    min: Bytes = Field(description="Queue depth where marking starts", examples=["150KB"])
-    max: Bytes = Field(description="Queue depth where marking reaches `probability`", examples=["1500KB"])
+    A delay (`5us`) is the time the port needs to drain the queue: on each port it becomes
+    bytes = delay x port speed / 8 (5us at 400G = 250,000 B; at 100G = 62,500 B), then the platform's unit
+    (rounded to its quantum). `roceconf expand` shows the bytes per port speed, `plan` and drift compare them."""
+
+    min: EcnThreshold = Field(
+        description="Queue depth (or delay) where marking starts", examples=["150KB", "5us"]
+    )
+    max: EcnThreshold = Field(
+        description="Queue depth (or delay) where marking reaches `probability`", examples=["1500KB", "20us"]
+    )
     probability: int = Field(100, description="Marking probability at `max`, percent (1-100)", examples=[100])
     junos: FillLevelEcn | None = Field(
         None,
@@ -185,6 +217,23 @@ class Mtu(_M):
     roce_path: Literal[256, 512, 1024, 2048, 4096] = Field(4096, description="RoCE path MTU (IB MTU), bytes")
 
 
+class DynamicLb(_M):
+    """Dynamic load balancing / flowlet switching / adaptive routing of ECMP next hops (AI fabrics)."""
+
+    mode: Literal["platform", "flowlet", "per-packet", "assigned-flow"] = Field(
+        "platform",
+        description="`platform`: the platform's own dynamic mode (EOS DLB, NVUE adaptive routing, Junos flowlet "
+        "DLB); `flowlet` / `per-packet` / `assigned-flow`: Junos `enhanced-hash-key ecmp-dlb` modes. A mode the "
+        "platform cannot state is refused (RC160)",
+    )
+    flowlet_gap: Micros | None = Field(
+        None,
+        description="Flowlet inactivity interval (Junos `ecmp-dlb flowlet inactivity-interval`, microseconds); "
+        "refused (RC160) where it cannot be stated",
+        examples=["64us"],
+    )
+
+
 class Ecmp(_M):
     fields: list[HashFieldName] = Field(
         default_factory=lambda: ["src_ip", "dst_ip", "src_port", "dst_port"],
@@ -193,14 +242,34 @@ class Ecmp(_M):
     )
     symmetric: bool = Field(False, description="Symmetric hashing (same path both directions)")
     seed: int | None = Field(None, ge=0, le=4294967295, description="Hash seed of this device (set per role)")
+    dynamic: DynamicLb | None = Field(
+        None, description="Dynamic load balancing instead of a static hash; none = static ECMP hashing"
+    )
+    hash_dest_qp: bool = Field(
+        False,
+        description="Hash on the RoCE BTH destination queue pair (more entropy than the UDP source port). "
+        "Junos EVO does it by default where the ASIC supports it (warning RC162: not configured or audited); "
+        "refused (RC161) on platforms without a documented way",
+    )
 
 
 class Nic(_M):
     dcqcn: bool = Field(True, description="DCQCN (RP and NP) on the RoCE priority of every host NIC")
 
 
+ExtraLine = Annotated[str, Field(max_length=512)]
+
+
 class Override(_M):
     """What a profile, a role or a device may change. Unset fields inherit."""
+
+    extra_config: list[ExtraLine] | None = Field(
+        None,
+        description="Lines rendered verbatim at the end of the device's config, after roceconf's own (like "
+        "AVD's `eos_cli`), for what roceconf does not model. Added after the platform's and the lower "
+        "layers' lines; not audited (RC163); EOS, NX-OS and Junos only (RC164); one line each, no control "
+        "characters (RC165)",
+    )
 
     mtu: MtuOverride | None = None
     ecmp: EcmpOverride | None = None
@@ -218,6 +287,8 @@ class EcmpOverride(_M):
     fields: list[HashFieldName] | None = None
     symmetric: bool | None = None
     seed: int | None = Field(None, ge=0, le=4294967295)
+    dynamic: DynamicLb | None = None
+    hash_dest_qp: bool | None = None
 
 
 class PfcWatchdogOverride(_M):
@@ -333,6 +404,11 @@ class Intent(_M):
     roles: dict[str, Override] = Field(default_factory=dict, description="Overrides per role / tier")
     devices: list[Device]
     links: list[LinkSpec] = Field(default_factory=list)
+    extra_config: dict[PlatformName, list[ExtraLine]] = Field(
+        default_factory=dict,
+        description="Per platform: lines rendered verbatim at the end of the config of every device of the "
+        "platform, before role, profile and device `extra_config` (see Override.extra_config)",
+    )
 
 
 Override.model_rebuild()

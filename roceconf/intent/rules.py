@@ -354,6 +354,59 @@ R_WD_RANGE = rule(
     "the device refuses the line and keeps its default watchdog timers",
 )
 
+R_DLB = rule(
+    "RC160",
+    "error",
+    "Dynamic load balancing mode not available on the platform",
+    "use a mode the platform states (docs/intent.md, ecmp.dynamic) or leave ecmp.dynamic unset for it",
+    "the device would keep static hashing (or another mode) while the intent counts on dynamic path choice",
+)
+R_QP_HASH = rule(
+    "RC161",
+    "error",
+    "Hashing on the RoCE BTH destination QP cannot be configured on the platform",
+    "set ecmp.hash_dest_qp: false for this device (role/profile override); on Junos give the `model` of an "
+    "Evolved device",
+    "no documented statement puts the QP in the hash: RoCE entropy stays in the UDP source port",
+)
+R_QP_DEFAULT = rule(
+    "RC162",
+    "warning",
+    "BTH destination-QP hashing is the platform's default: not configured, not audited",
+    "check `show forwarding-options enhanced-hash-key` (RDMA Queue Pair: yes) on the device",
+    "Junos OS Evolved hashes on the RDMA QP by default where the ASIC supports it and has no statement for "
+    "it; roceconf can neither configure nor audit it (and it is off on LAGs when DLB is on)",
+)
+R_EXTRA = rule(
+    "RC163",
+    "warning",
+    "extra_config lines are rendered verbatim and not audited",
+    "model the setting in roceconf when it can be; check the lines with the vendor's own tools",
+    "drift, plan and check do not read these lines; a line that contradicts roceconf's own is not noticed",
+)
+R_EXTRA_PLATFORM = rule(
+    "RC164",
+    "error",
+    "extra_config has no verbatim place on the platform",
+    "remove extra_config for this platform (NVUE patch, SONiC config_db JSON, host NIC scripts)",
+    "a structured document has no place for raw lines, and a host script must never run text from the intent",
+)
+R_EXTRA_GRAMMAR = rule(
+    "RC166",
+    "error",
+    "extra_config line refused by the vendor's own grammar",
+    "fix the line (the message quotes the grammar's error), or remove it",
+    "the device would refuse the line (a Junos commit fails as a whole); checked where the vendor's schema "
+    "is at hand (Junos: Juniper's YANG, $ROCECONF_VENDOR_MODELS), otherwise the line is only warned (RC163)",
+)
+R_EXTRA_CHARS = rule(
+    "RC165",
+    "error",
+    "extra_config line with a newline or control character",
+    "one config line per list item, printable characters only",
+    "a newline or control character would smuggle further commands past the one-line-per-item review",
+)
+
 
 @cache
 def asic_table() -> dict:

@@ -9,7 +9,9 @@ switch rejects. Each rule is a documented grammar fact (keyword set or value ran
   100-1000, ``watch-dog shutdown-multiplier`` 1-10, ``auto-restore multiplier`` 1-100 (same guide). Error: ``% Invalid command at '^'
   marker.`` as NX-OS prints it.
 * NVUE: ``system forwarding ecmp-hash <field>`` takes ``enabled|disabled`` from Cumulus Linux 5.15 and
-  ``on|off`` before ("New and Changed NVUE Commands", 5.15); ``interface <p> link mtu`` 552-9216,
+  ``on|off`` before ("New and Changed NVUE Commands", 5.15); ``router adaptive-routing`` (global and per
+  interface) takes ``state enabled|disabled`` from 5.15 and ``enable on|off`` before (NVUE reference
+  "Adaptive Routing"); ``interface <p> link mtu`` 552-9216,
   ``qos pfc-watchdog polling-interval`` 100-5000 and ``robustness`` 1-1000 (NVUE command reference).
   Error: ``Error: Invalid config [rev_id: N]`` with the offending path, as ``nv config apply`` reports it.
 """
@@ -69,6 +71,10 @@ def nvue_refusal(tree: Any, release: str | None = None) -> str | None:
         word = str(value).strip().lower() if not isinstance(value, bool) else ("on" if value else "off")
         if path[:3] == ("system", "forwarding", "ecmp-hash") and len(path) == 4 and word not in allowed:
             return f"'{word}' is not one of {list(allowed)}: system/forwarding/ecmp-hash/{path[3]}"
+        if path[-3:-1] == ("router", "adaptive-routing"):
+            key = "state" if new_words else "enable"
+            if path[-1] != key or word not in allowed:
+                return f"'{path[-1]} {word}' is not '{key} {'|'.join(allowed)}': {'/'.join(path)}"
         ranges = {
             ("link", "mtu"): (552, 9216),
             ("qos", "pfc-watchdog", "polling-interval"): (100, 5000),

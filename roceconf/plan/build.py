@@ -359,7 +359,13 @@ class _Phraser:
         if kind == "link_pause":
             return "link pause", f"802.3x link pause {_plain(old)} -> {_plain(new)}"
         if kind == "ecmp":
-            label = {"seed": "hash seed", "fields": "hash fields", "symmetric": "symmetric hashing"}.get(
+            label = {
+                "seed": "hash seed",
+                "fields": "hash fields",
+                "symmetric": "symmetric hashing",
+                "dynamic": "dynamic load balancing",
+                "flowlet_gap_us": "flowlet gap (us)",
+            }.get(
                 k[1], k[1]
             )
             return "ECMP hash", f"ECMP {label} {_plain(old)} -> {_plain(new)}"

@@ -92,6 +92,19 @@ class Capabilities:
     #: Does the platform state a traffic-class MTU apart from the port MTU (NX-OS network-qos class 'mtu')?
     #: The desired state then carries ``class_mtu`` (the largest port MTU of the device).
     class_mtu: bool = False
+    #: Dynamic load balancing: intent mode (``platform``, ``flowlet``, ``per-packet``, ``assigned-flow``) ->
+    #: the state's ``ecmp.dynamic`` value the config states; a mode not listed is refused (RC160).
+    dlb_modes: tuple[tuple[str, str], ...] = ()
+    #: The flowlet inactivity interval can be stated (``ecmp.dynamic.flowlet_gap``).
+    dlb_flowlet_gap: bool = False
+    #: Hashing on the RoCE BTH destination QP: "config" (a statement), "default" (on by default where the
+    #: ASIC supports it, no statement: warned, RC162), "" (no documented way: refused, RC161).
+    hash_dest_qp: str = ""
+    #: ``extra_config`` lines have a verbatim place in the rendered config (a CLI text; never a structured
+    #: document or a host script, RC164).
+    extra_config: bool = False
+    #: Primary sources of the DLB / QP-hashing / extra_config capabilities above.
+    lb_source: str = ""
     #: Does the platform's config express ECN / scheduling at all?
     ecn: bool = True
     scheduling: bool = True

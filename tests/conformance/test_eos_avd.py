@@ -116,4 +116,13 @@ def test_fields_avd_cannot_express_are_listed() -> None:
     # and they are the only fields the comparison leaves out
     st = DeviceState(platform="eos")
     assert set(st.semantic()) - set(comparable(st)) == set()
-    assert comparable(st)["ecmp"] == {"fields": None, "seed": None, "symmetric": None}
+    # dynamic load balancing is compared: AVD's schema has ip_hardware.fib.load_balance_distribution.dynamic
+    assert comparable(st)["ecmp"] == {
+        "fields": None,
+        "seed": None,
+        "symmetric": None,
+        "dynamic": None,
+        "flowlet_gap_us": None,
+    }
+    dlb = DeviceState(platform="eos", ecmp={"dynamic": "dynamic"})
+    assert comparable(dlb)["ecmp"]["dynamic"] == "dynamic"

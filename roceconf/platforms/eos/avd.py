@@ -138,8 +138,10 @@ def structured_config(state: DeviceState, passthrough: bool = False) -> dict[str
         w["action"] = wd.action
     if w:
         sc["priority_flow_control"] = {"watchdog": w}
-    raw = raw_cli(state) if passthrough else ""
-    if raw:
+    if state.ecmp.dynamic == "dynamic":  # schema ip_hardware.fib.load_balance_distribution.dynamic
+        sc["ip_hardware"] = {"fib": {"load_balance_distribution": {"dynamic": {"enabled": True}}}}
+    raw = "\n".join(x for x in [raw_cli(state) if passthrough else "", *state.extra_config] if x)
+    if raw:  # extra_config: AVD's own raw passthrough, rendered at the end of the config as roceconf does
         sc["eos_cli"] = raw
     return sc
 
@@ -147,7 +149,7 @@ def structured_config(state: DeviceState, passthrough: bool = False) -> dict[str
 def comparable(state: DeviceState) -> dict[str, Any]:
     """The semantic state without the fields AVD cannot express (see ``NOT_EXPRESSED``)."""
     sem = state.semantic()
-    sem["ecmp"] = {"fields": None, "seed": None, "symmetric": None}
+    sem["ecmp"] = {**sem["ecmp"], "fields": None, "seed": None, "symmetric": None}
     return sem
 
 

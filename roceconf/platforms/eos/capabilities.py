@@ -40,6 +40,14 @@ CAPABILITIES = Capabilities(
     every_dscp_mapped=True,
     unused_queues_round_robin=unused_queues,
     round_robin_demotes_lower=True,
+    # 'ip hardware fib load-balance distribution dynamic': AVD eos_cli_config_gen schema
+    # ip_hardware.fib.load_balance_distribution.dynamic.enabled ("Enable dynamic load balancing") and its
+    # template j2templates/eos/ip-hardware.j2; no flowlet-gap or other mode key (refused, RC160)
+    dlb_modes=(("platform", "dynamic"),),
+    extra_config=True,
+    lb_source=f"{_AVD}: pyavd/_eos_cli_config_gen schema ip_hardware.fib.load_balance_distribution.dynamic, "
+    "templates eos/ip-hardware.j2 (DLB) and the top-level eos_cli key (raw lines at the end of the config); no "
+    "BTH destination-QP hash field in the schema or in 'ip load-sharing' (refused, RC161)",
     notes=(
         "Every DSCP has a home: a DSCP without a 'qos map dscp' line keeps the EOS default traffic class "
         "(DSCP / 8), so the desired state maps all 64 DSCPs (the intent's default class takes the rest; "

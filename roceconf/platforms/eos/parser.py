@@ -130,6 +130,7 @@ class _Parser:
         self.interfaces: dict[str, _Block] = {}
         self.all_off: tuple[int, str] | None = None
         self.ecmp_ip: _Val | None = None
+        self.dlb: tuple[int, str] | None = None
         self.ecmp_ipv6: _Val | None = None
         self.views: dict[int, tuple[dict[str, Any] | None, list[tuple[str, list[int], str]]]] = {}
         #: Source objects shared by the ports of one range (the same lines): built once, never modified
@@ -230,6 +231,11 @@ class _Parser:
             return None
         if t0 == "ip" and len(toks) > 1 and toks[1] == "load-sharing":
             self.load_sharing(toks, s, n)
+            return None
+        if t0 == "ip" and toks[1:6] == ["hardware", "fib", "load-balance", "distribution", "dynamic"]:
+            # AVD ip_hardware.fib.load_balance_distribution.dynamic (eos/ip-hardware.j2); flow-set-size N
+            # sizes the DLB groups and leaves the mode as it is
+            self.dlb = (n, s)
             return None
         if t0 == "load-balance":
             self.warn(
@@ -511,6 +517,9 @@ class _Parser:
                 itf["pfc"]["enabled"] = False
                 _at(self.sources, f"interfaces.{name}.pfc", (ln,), text)
         ecmp: dict[str, Any] = {}
+        if self.dlb is not None:
+            ecmp["dynamic"] = "dynamic"
+            _at(self.sources, "ecmp.dynamic", (self.dlb[0],), self.dlb[1])
         chosen = self.ecmp_ip or self.ecmp_ipv6
         if chosen is not None:
             ecmp["fields"] = chosen[0]

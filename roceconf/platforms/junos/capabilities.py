@@ -38,6 +38,23 @@ CAPABILITIES = Capabilities(
     every_dscp_mapped=True,
     watchdog_ranges=WD_RANGES,
     watchdog_ranges_source=f"{YANG_COS}: congestion-notification-profile pfc-watchdog",
+    # forwarding-options enhanced-hash-key ecmp-dlb (assigned-flow | flowlet [inactivity-interval <us>] |
+    # per-packet): Juniper YANG 23.4R1 junos-qfx-conf-forwarding-options / junos-conf-forwarding-options
+    # (container ecmp-dlb, choice mode; flowlet is marked "(default)", inactivity-interval default 256)
+    dlb_modes=(
+        ("platform", "flowlet"),
+        ("flowlet", "flowlet"),
+        ("per-packet", "per-packet"),
+        ("assigned-flow", "assigned-flow"),
+    ),
+    dlb_flowlet_gap=True,
+    # "Queue-Pair Hashing for RDMA Flows" (Junos OS Evolved AI-ML guide, juniper.net/documentation/us/en/
+    # software/junos/ai-ml-evo/topics/topic-map/load-balancing-queue-pair-hash.html): on by default for
+    # RoCEv2 on supported devices and releases, "No configuration is required"; disabled on LAGs with DLB
+    hash_dest_qp="default",
+    extra_config=True,
+    lb_source="Juniper YANG 23.4R1 (github.com/Juniper/yang) enhanced-hash-key ecmp-dlb; Junos OS Evolved "
+    "AI-ML guide 'Queue-Pair Hashing for RDMA Flows'",
     notes=(
         "ECN thresholds are drop-profile fill levels in percent of the queue's dynamic buffer share; the intent "
         f"states them (qos.classes[].ecn.junos), bytes are never converted ({YANG_COS}; {DOC_DROP_PROFILES})",

@@ -59,6 +59,7 @@ class _Parser:
         self.hash_lines: list[int] = []
         self.hash_mode: tuple[str, int] | None = None
         self.hash_seed: tuple[int, int, str] | None = None
+        self.dlb: tuple[str, int | None, int, str] | None = None
         self._warned: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ helpers
@@ -356,7 +357,12 @@ class _Parser:
                 self.hash_seed = (int(w[2]), st.line, st.text)
             elif len(w) > 1:
                 self.warn(f"enhanced-hash-key {' '.join(w)} is not understood", st.line)
-        elif w[0] in ("symmetric-hash", "symmetric", "hash-parameters"):
+        elif w[0] == "ecmp-dlb" and len(w) >= 2 and w[1] in ("flowlet", "per-packet", "assigned-flow"):
+            # Juniper YANG 23.4R1 enhanced-hash-key ecmp-dlb, choice mode (flowlet inactivity-interval <us>)
+            gap = _int(w[3]) if w[1:3] == ["flowlet", "inactivity-interval"] and len(w) > 3 else None
+            keep = self.dlb[1] if self.dlb and self.dlb[0] == w[1] else None
+            self.dlb = (w[1], gap if gap is not None else keep, st.line, st.text)
+        elif w[0] in ("symmetric-hash", "symmetric", "hash-parameters", "ecmp-dlb"):
             self.warn(f"enhanced-hash-key {' '.join(w)} is not modelled", st.line)
 
     # ------------------------------------------------------------------ pass 2
@@ -675,6 +681,9 @@ class _Parser:
 
     def _ecmp(self) -> None:
         s = self.state
+        if self.dlb is not None:
+            s.ecmp.dynamic, s.ecmp.flowlet_gap_us = self.dlb[0], self.dlb[1]  # type: ignore[assignment]
+            s.at("ecmp.dynamic", self.dlb[2], self.dlb[3])
         if self.hash_seed is not None:
             s.ecmp.seed = self.hash_seed[0]
             s.at("ecmp.seed", self.hash_seed[1], self.hash_seed[2])

@@ -59,6 +59,12 @@ PLATFORM = Platform(
     extension="yaml",
     capabilities=Capabilities(
         extra_members_stay=True,
+        # NVUE reference "Adaptive Routing" (nv set router adaptive-routing state, nv set interface <p> router
+        # adaptive-routing state; CL 5.1 on, Spectrum-2 and later): the platform's dynamic mode
+        dlb_modes=(("platform", "adaptive-routing"),),
+        lb_source=NVUE_REF + "Set-and-Unset-Commands/Adaptive-Routing/ (adaptive routing); no QP hash field "
+        "under system forwarding ecmp-hash (" + NVUE_REF + "Set-and-Unset-Commands/System-Forwarding/); the "
+        "render is a YAML patch with no place for verbatim lines",
         min_mtu=Fact(552, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216)"),
         max_mtu=Fact(9216, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216, default 9216)"),
         max_lossless_priorities=Fact(

@@ -254,7 +254,9 @@ def _interpret(tree: Node, st: DeviceState) -> None:
     _read_ecmp(_node(system.get("forwarding")), st)
 
     # ports
+    port_ar: dict[str, Any] = {}
     for name, inode, iline in _ports(tree, st):
+        port_ar[name] = _node(inode.get("router")).get("adaptive-routing")
         itf = Interface()
         path = f"interfaces.{name}"
         st.at(path, iline, inode.text)
@@ -360,6 +362,7 @@ def _interpret(tree: Node, st: DeviceState) -> None:
             st.at(f"{path}.link_pause", lines + alines)
         st.interfaces[name] = itf
 
+    _read_adaptive_routing(_node(tree.get("router")).get("adaptive-routing"), port_ar, st)
     _watchdog_behaviour(st)
     for kind in KINDS:
         for pname, p in profiles[kind].items():
@@ -534,6 +537,36 @@ def _read_ecmp(fwd: Node, st: DeviceState) -> None:
         if seed is not None:
             st.ecmp.seed = seed
             st.at("ecmp.seed", fwd["hash-seed"].line, fwd["hash-seed"].text)
+
+
+def _ar_on(node: Any, st: DeviceState, what: str) -> bool | None:
+    """``adaptive-routing: {state: enabled|disabled}`` (CL 5.15 on) or ``{enable: on|off}`` (up to 5.14)."""
+    n = _node(node)
+    key = "state" if "state" in n else "enable" if "enable" in n else None
+    return None if key is None else _bool(n[key], st, what)
+
+
+def _read_adaptive_routing(glob: Any, ports: dict[str, Any], st: DeviceState) -> None:
+    """NVUE reference "Adaptive Routing": ``router adaptive-routing`` switches it on globally, ``interface <p>
+    router adaptive-routing`` per port (both default disabled). ``ecmp.dynamic`` is ``adaptive-routing`` only
+    when it is on globally and on every RoCE port; on globally with ports left out it is unknown (a warning),
+    never reported as in effect."""
+    on = _ar_on(glob, st, "router adaptive-routing")
+    if not on:
+        for name, node in ports.items():
+            if _ar_on(node, st, f"interface {name} router adaptive-routing"):
+                st.warn(f"interface {name}: adaptive routing on the port but not globally: not in effect", _line(node))
+        return
+    off = [n for n, node in ports.items() if not _ar_on(node, st, f"interface {n} router adaptive-routing")]
+    if off:
+        st.warn(
+            "router adaptive-routing is enabled but not on ports " + ", ".join(off[:8]) + ": reported as unknown",
+            _line(glob),
+            code="PARTIAL",
+        )
+        return
+    st.ecmp.dynamic = "adaptive-routing"
+    st.at("ecmp.dynamic", _lines_of(glob, *_node(glob).values()), _text_of(glob))
 
 
 def _ports(tree: Node, st: DeviceState) -> Iterator[tuple[str, Node, int | None]]:

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from roceconf.names import compress_interfaces, group_interfaces, natural_key
+from roceconf.platforms.base import release_at_least
 from roceconf.platforms.nvue.roce import roce_plan
 from roceconf.platforms.nvue.syntax import _SWP, DEFAULT_POLLING_MS, HASH_NVUE, TRUST_OUT, _expand_names
 from roceconf.state import DeviceState, Interface, Sched
@@ -142,6 +143,13 @@ def hash_word(value: bool, new_words: bool) -> str:
     return quote(on_off(value))
 
 
+def ar_word(s: DeviceState) -> str:
+    """The adaptive-routing switch: ``state: enabled`` from CL 5.15, ``enable: 'on'`` up to 5.14 (NVUE
+    reference "Adaptive Routing": "In Cumulus Linux 5.14 and earlier, you specify enable on or enable off
+    instead of state enabled or state disabled")."""
+    return "state: enabled" if release_at_least(s, "5.15") else "enable: 'on'"
+
+
 def quote(value: Any) -> str:
     """YAML single-quoted scalar (NVUE prints keys and on/off this way)."""
     return "'" + str(value).replace("'", "''") + "'"
@@ -155,6 +163,7 @@ FILTERS = {
     "nvue_robustness": robustness,
     "nvue_on_off": on_off,
     "nvue_enable": enable,
+    "nvue_ar_word": ar_word,
     "nvue_hash_rows": hash_rows,
     "nvue_hash_word": hash_word,
     "nvue_roce": roce_plan,

@@ -32,6 +32,10 @@ CAPABILITIES = Capabilities(
     dscp_match_additive=True,
     every_dscp_mapped=True,
     unused_queues_round_robin=unused_queues,
+    # NX-OS: no dynamic load balancing or QP hashing statement in a primary source roceconf holds (RC160,
+    # RC161); extra_config lines are CLI text appended at the end (like EOS)
+    extra_config=True,
+    lb_source="no NX-OS DLB / QP-hashing source; extra_config: CLI lines at the end of the config",
     notes=(
         "Every DSCP has a home: the DSCPs the intent does not name are matched explicitly ('match dscp "
         "<list>' in the default class's class-map) instead of falling to the implicit class-default "

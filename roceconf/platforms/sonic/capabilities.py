@@ -31,6 +31,10 @@ CAPABILITIES = Capabilities(
     # sonic-pfcwd.yang: POLL_INTERVAL 100..1000, detection_time 100..5000, restoration_time 100..60000 ms
     watchdog_ranges=(("polling_ms", 100, 1000), ("detection_ms", 100, 5000), ("restoration_ms", 100, 60000)),
     watchdog_ranges_source=_YANG + "sonic-pfcwd.yang (PFC_WD_LIST)",
+    # SONiC YANG (sonic-buildimage sonic-yang-models, sonic-hash.yang): SWITCH_HASH ecmp_hash/lag_hash fields
+    # only, no adaptive-routing / DLB table and no BTH/QP hash field (RC160, RC161); the render is a
+    # config_db JSON document with no place for verbatim lines (RC164)
+    lb_source="SONiC YANG sonic-hash.yang: no DLB table, no QP hash field",
     notes=(
         "DWRR bandwidth_percent is rendered as SCHEDULER weight (1-100); SONiC weights are relative, "
         "so they equal percent only when the DWRR weights of a port sum to 100.",
