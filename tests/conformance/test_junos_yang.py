@@ -47,6 +47,8 @@ def _check_text(text: str, label: str) -> tuple[int, int]:
 def test_intent_renders_resolve_in_the_schema() -> None:
     corpus = states("junos")
     assert any(label.startswith("inventories/lab/") for label, _ in corpus)
+    # a PCP-trust render (tests/intents/conformance/pcp.yml) is among them: classifiers ieee-802.1
+    assert any("set class-of-service classifiers ieee-802.1 " in render_state(st) for _, st in corpus)
     checked = unchecked = 0
     for label, st in corpus:
         c, u = _check_text(render_state(st), label)

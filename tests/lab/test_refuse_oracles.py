@@ -118,7 +118,7 @@ def test_sonic_config_load_refuses_every_broken_fragment(lab: Lab, creds: tuple[
         _upload(conn, "/tmp/good.json", json.dumps(lab_fragment()))
         out = conn.send_command("sudo config load /tmp/good.json -y; echo rc=$?", read_timeout=60)
         assert "sonic-cfggen" in out and out.endswith("rc=0"), out
-        assert json.loads(conn.send_command("show runningconfiguration all"))["BUFFER_PG"]
+        assert json.loads(conn.send_command("show runningconfiguration all"))["PORT_QOS_MAP"]
     assert refused == len(MUTATIONS)
     _report("SONiC", refused, len(MUTATIONS), "config load over SSH, SONiC YANG via yanglint")
 
