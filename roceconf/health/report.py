@@ -53,6 +53,32 @@ class PortModel(_R):
     findings: list[FindingModel]
 
 
+class ItemRefModel(_R):
+    port: str
+    finding: int
+
+
+class CauseModel(_R):
+    """One finding per cause: a rule firing on a device at one priority with the same counters and threshold,
+    on one or more ports (as ranges); ``items`` points at each per-port finding (port, position in the port's
+    ``findings``)."""
+
+    rule: str
+    severity: Literal["critical", "warning", "info"]
+    title: str
+    priority: int | None
+    counters: list[str]
+    thresholds: list[float]
+    interfaces: list[str]
+    ports: int
+    value_min: float | None
+    value_max: float | None
+    message: str
+    impact: str
+    hint: str
+    items: list[ItemRefModel]
+
+
 class DeviceModel(_R):
     device: str
     platform: str
@@ -65,13 +91,20 @@ class DeviceModel(_R):
     samples: list[float]
     warnings: list[str]
     ports: list[PortModel]
+    findings: list[CauseModel]
 
 
 class SummaryModel(_R):
+    """Devices by status; ``causes`` (one finding per cause) with the ``ports`` they cover and the per-port
+    ``items``; the severities count causes."""
+
     devices: int
     healthy: int
     findings: int
     unknown: int
+    causes: int
+    ports: int
+    items: int
     critical: int
     warning: int
     info: int
@@ -138,25 +171,32 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
         if not d.findings:
             continue
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
-        for col in ("severity", "rule", "port", "prio", "finding", "impact"):
-            t.add_column(col, overflow="fold", max_width=60 if col in ("impact", "finding") else None)
-        for f in d.findings:
+        for col in ("severity", "rule", "ports", "prio", "finding", "impact", "fix"):
+            t.add_column(col, overflow="fold", max_width=40 if col in ("impact", "finding", "fix") else None)
+        for x in d.causes:
             t.add_row(
-                f"[{_STYLE[f.severity]}]{f.severity}[/]",
-                esc(f.rule),
-                esc(f.port or "-"),
-                _prio(f.priority),
-                esc(f"{f.title}: {f.message}"),
-                esc(f.impact),
+                f"[{_STYLE[x.severity]}]{x.severity}[/]",
+                esc(x.rule),
+                esc(x.where or "-"),
+                _prio(x.priority),
+                esc(f"{x.title}: {x.message}"),
+                esc(x.impact),
+                esc(x.hint),
             )
         con.print(t)
     con.print()
     con.print(
         f"{c['devices']} device(s): {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown; "
-        f"{c['critical']} critical, {c['warning']} warning"
+        + summary_line(c)
         + ("; nothing judged: no device of the intent was selected" if not c["devices"] else "")
     )
     return buf.getvalue()
+
+
+def summary_line(c: dict[str, int]) -> str:
+    """``2 finding(s) on 40 port(s): 1 critical, 1 warning (41 per-port finding(s))``: causes, not ports."""
+    return (f"{c['causes']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning "
+            f"({c['items']} per-port finding(s))")
 
 
 def to_junit(report: HealthReport) -> str:
@@ -172,16 +212,17 @@ def to_junit(report: HealthReport) -> str:
                 errors += 1
                 junit.error(case, f"not read: {d.reason}", "unknown")
                 continue
-            bad = [f for f in d.findings if f.rule == r.id]
+            bad = [x for x in d.causes if x.rule == r.id]
             if bad:
                 failures += 1
                 junit.failure(
                     case,
-                    f"{len(bad)} finding(s)",
+                    f"{len(bad)} finding(s) on {sum(len(x.ports) for x in bad)} port(s)",
                     r.severity,
                     "\n".join(
-                        f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}"
-                        for f in bad
+                        f"[{x.severity}] {x.where or '-'} priority {_prio(x.priority)}: {x.message} - {x.impact}; "
+                        f"fix: {x.hint}"
+                        for x in bad
                     ),
                 )
         junit.totals(suite, tests, failures, errors)
@@ -199,20 +240,22 @@ def to_markdown(report: HealthReport) -> str:
         "roceconf health report",
         report,
         f"**{c['devices']} devices**: {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown — "
-        f"{c['critical']} critical, {c['warning']} warning.",
+        f"{summary_line(c)}.",
         (
-            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.findings, "critical"),
-             count(d.findings, "warning"), d.reason or "")
+            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.causes, "critical"),
+             count(d.causes, "warning"), d.reason or "")
             for d in report.devices
         ),
     )
     for d in report.devices:
         if not d.findings:
             continue
-        out += device_section(d.device, d.platform, "severity", "rule", "port", "priority", "finding", "impact")
-        for f in d.findings:
+        out += device_section(d.device, d.platform, "severity", "rule", "ports", "priority", "finding", "impact",
+                              "fix")
+        for x in d.causes:
             out.append(
-                f"| {f.severity} | {_md(f.rule)} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"
+                f"| {x.severity} | {_md(x.rule)} | {_md(x.where or '-')} | {_prio(x.priority)} | "
+                f"{_md(x.title)}: {_md(x.message)} | {_md(x.impact)} | {_md(x.hint)} |"
             )
     return "\n".join(out) + "\n"
 

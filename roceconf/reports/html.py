@@ -73,14 +73,9 @@ def health_map(report: Any, fab: Fabric) -> FabricMap:
         if d.status == "unknown":
             m.color = "unknown"
             m.items.append(Item("unknown", "could not be read", detail=d.reason or "", rule="unread"))
-        same: dict[tuple[str, str, str, Any], list[Any]] = {}
-        for f in d.findings:  # one row per cause: a rule firing on a range of ports is one finding
-            same.setdefault((f.rule, f.severity, f.title, f.priority), []).append(f)
-        for (rule, sev, title, prio), fs in same.items():
-            ports = ", ".join(compress(f.port for f in fs if f.port))
-            where = ports + (f" priority {prio}" if prio is not None else "")
-            detail = fs[0].message if len(fs) == 1 else f"{len(fs)} ports; first: {fs[0].message}"
-            m.items.append(Item(sev, title, where.strip(), detail, fs[0].impact, fs[0].hint, rule))
+        for x in d.causes:  # one row per cause: a rule firing on a range of ports is one finding
+            where = x.where + (f" priority {x.priority}" if x.priority is not None else "")
+            m.items.append(Item(x.severity, x.title, where.strip(), x.message, x.impact, x.hint, x.rule))
         for f in d.findings:
             if f.port:
                 m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
