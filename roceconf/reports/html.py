@@ -8,6 +8,7 @@ devices and intents are HTML-escaped by Jinja2's autoescape; the embedded JSON h
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,37 +30,54 @@ from roceconf.reports.fabricmap import (
     mermaid,
     worst,
 )
+from roceconf.reports.scaffold import shown
 
 _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info": "info"}
 
 
 # --------------------------------------------------------------------------------------------- adapters
-def _value(v: Any) -> str:
-    if v is None:
-        return "unset"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_value(x)}" for k, x in v.items())
-    return str(v)
-
-
-def drift_map(report: Any, fab: Fabric) -> FabricMap:
+def _marks(
+    report: Any, unread: str, add: Callable[[DeviceMark, Any], list[Any]], port: Callable[[Any], str | None]
+) -> dict[str, DeviceMark]:
+    """Device -> its mark: unknown (``unread``, the reason), its rows (``add`` puts them on the mark and returns
+    the device's items or findings), each port (``port`` of an item) and the device coloured by the worst."""
     marks: dict[str, DeviceMark] = {}
     for d in report.devices:
         m = DeviceMark(status=d.status)
         if d.status == "unknown":
             m.color = "unknown"
-            m.items.append(Item("unknown", "could not be audited", detail=d.reason or "", rule="unread"))
-        for cause in d.causes:
-            where = cause.where + (f" ({', '.join(cause.locations[:3])})" if cause.locations else "")
-            fix = "\n".join(d.remediation[n].commands.strip() for n in remediation_for(cause, d.remediation))
-            m.items.append(Item(cause.severity, cause.what(_value), where.strip(), f"{len(cause.ports)} port(s)"
-                                if len(cause.ports) > 1 else "", cause.explanation, fix[:4000], cause.feature))
-        for i in d.items:
-            if i.interface:
-                m.ports[i.interface] = worst({m.ports.get(i.interface, "ok"), i.severity})
-        if d.items:
-            m.color = worst({i.severity for i in d.items})
+            m.items.append(Item("unknown", unread, detail=d.reason or "", rule="unread"))
+        found = add(m, d)
+        for x in found:
+            if p := port(x):
+                m.ports[p] = worst({m.ports.get(p, "ok"), x.severity})
+        if found:
+            m.color = worst({x.severity for x in found})
         marks[d.device] = m
+    return marks
+
+
+def _drift_rows(m: DeviceMark, d: Any) -> list[Any]:
+    """A row per cause (`roceconf.reports.causes`); the device's items."""
+    for cause in d.causes:
+        where = cause.where + (f" ({', '.join(cause.locations[:3])})" if cause.locations else "")
+        fix = "\n".join(d.remediation[n].commands.strip() for n in remediation_for(cause, d.remediation))
+        m.items.append(Item(cause.severity, cause.what(shown), where.strip(), f"{len(cause.ports)} port(s)"
+                            if len(cause.ports) > 1 else "", cause.explanation, fix[:4000], cause.feature))
+    return d.items
+
+
+def _health_rows(m: DeviceMark, d: Any) -> list[Any]:
+    """A row per cause (`roceconf.health.evaluate.Cause`): a rule firing on a range of ports is one finding; the
+    device's findings."""
+    for x in d.causes:
+        where = x.where + (f" priority {x.priority}" if x.priority is not None else "")
+        m.items.append(Item(x.severity, x.title, where.strip(), x.message, x.impact, x.hint, x.rule))
+    return d.findings
+
+
+def drift_map(report: Any, fab: Fabric) -> FabricMap:
+    marks = _marks(report, "could not be audited", _drift_rows, lambda i: i.interface)
     c = report.counts
     summary = (f"{c['devices']} devices: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
                f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning")
@@ -67,21 +85,7 @@ def drift_map(report: Any, fab: Fabric) -> FabricMap:
 
 
 def health_map(report: Any, fab: Fabric) -> FabricMap:
-    marks: dict[str, DeviceMark] = {}
-    for d in report.devices:
-        m = DeviceMark(status=d.status)
-        if d.status == "unknown":
-            m.color = "unknown"
-            m.items.append(Item("unknown", "could not be read", detail=d.reason or "", rule="unread"))
-        for x in d.causes:  # one row per cause: a rule firing on a range of ports is one finding
-            where = x.where + (f" priority {x.priority}" if x.priority is not None else "")
-            m.items.append(Item(x.severity, x.title, where.strip(), x.message, x.impact, x.hint, x.rule))
-        for f in d.findings:
-            if f.port:
-                m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
-        if d.findings:
-            m.color = worst({f.severity for f in d.findings})
-        marks[d.device] = m
+    marks = _marks(report, "could not be read", _health_rows, lambda f: f.port)
     n = len(report.findings)
     causes = sum(len(m.items) for m in marks.values() if m.color != "unknown")
     fmap = build(fab, marks, f"roceconf health — fabric {fab.intent.fabric}", "health",
