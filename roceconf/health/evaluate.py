@@ -18,7 +18,7 @@ from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import fields_of
 from roceconf.names import natural_key
-from roceconf.reports.causes import compress
+from roceconf.reports.causes import compress, summary
 from roceconf.reports.scaffold import SEVERITY_RANK, AuditReport, device_head, worst
 
 Severity = Literal["critical", "warning", "info"]
@@ -245,10 +245,8 @@ class HealthReport(AuditReport):
         for d in self.devices:
             c[d.status] += 1
             c["items"] += len(d.findings)
-            for x in d.causes:
-                c["causes"] += 1
-                c["ports"] += len(x.ports)
-                c[x.severity] += 1
+            for k, v in summary(d.causes).items():  # drift's tally of causes; its "findings" are causes here
+                c["causes" if k == "findings" else k] += v
         return c
 
     def found(self, device: DeviceHealth) -> list[Cause]:
