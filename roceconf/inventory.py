@@ -408,6 +408,12 @@ def _use_vault_password_file(loader: Any, vault_file: str) -> None:
     from ansible.errors import AnsibleError
     from ansible.parsing.vault import VaultSecretsContext, get_file_vault_secret
 
+    from roceconf.inputfile import InputFileError, check_file
+
+    try:  # a FIFO, a device or a huge file would hang or exhaust the loader: refuse it before Ansible opens it
+        check_file(vault_file, limits.MAX_VAULT_PASSWORD_BYTES)
+    except InputFileError as e:
+        raise CollectError(f"cannot read the vault password file {e}", retry=False) from None
     try:
         secret = get_file_vault_secret(filename=vault_file, loader=loader)
         secret.load()

@@ -20,6 +20,8 @@ MAX_CONFIG_BYTES = 64 * 1024 * 1024
 MAX_JSON_BYTES = 64 * 1024 * 1024
 #: Largest Ansible inventory file (each file of an inventory directory), bytes.
 MAX_INVENTORY_BYTES = 16 * 1024 * 1024
+#: Largest vault password file (or the script Ansible runs for one), bytes.
+MAX_VAULT_PASSWORD_BYTES = 64 * 1024
 #: Largest acceptance result file (nccl-tests / perftest output), bytes.
 MAX_RESULT_BYTES = 64 * 1024 * 1024
 #: Every cap above can be raised for one run with ROCECONF_MAX_INPUT_MIB (roceconf/inputfile.py).

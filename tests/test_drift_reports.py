@@ -93,8 +93,36 @@ def test_pod_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.Mon
     assert sorted(by_name, key=natural_key) == sorted(fab.devices, key=natural_key)
     assert {d["device"] for d in fast if d["status"] == "drift"} == set(faults)
     assert counts["in_sync"] == len(fab.devices) - len(faults) and counts["unknown"] == 0
+    # one finding per injected fault (the SONiC port that lost no-drop drifts in two fields: one cause)
+    assert counts["findings"] == len(faults) == 5 and counts["items"] == 6
+    assert all(len(d["findings"]) == 1 for d in fast if d["status"] == "drift")
     names = sorted(fab.devices, key=natural_key) if full() else _sample(fab, faults, 24)
     assert _reference(fab, tmp_path, names, monkeypatch) == [by_name[n] for n in names]
+
+
+def test_one_finding_per_cause() -> None:
+    """64 ports drifting in the same field the same way are one finding with the ports as a range; the
+    fields of one feature on the same ports are one finding; a different value is another."""
+    from roceconf.drift.compare import DriftItem
+    from roceconf.reports.causes import causes, compress
+
+    def item(port: str, field: str, expected: object, actual: object, feature: str = "mtu") -> DriftItem:
+        return DriftItem("leaf1", port, f"interfaces.{port}.{field}", expected, actual, "critical", feature,
+                         f"{field} on leaf1 {port} is {actual}", "leaf1.cfg", 10)
+
+    items = [item(f"Ethernet1/{p}", "mtu", 9214, 1500) for p in range(1, 65)]
+    items += [item("Ethernet2/1", "mtu", 9214, 9000)]
+    items += [item("Ethernet2/2", "pfc.enabled", True, None, "pfc"), item("Ethernet2/2", "pfc.no_drop", [3], None, "pfc")]
+    found = causes("leaf1", items)
+    assert [c.title(str) for c in found] == [
+        "Ethernet1/1-64: mtu 1500, expected 9214",
+        "Ethernet2/1: mtu 9000, expected 9214",
+        "Ethernet2/2: pfc.enabled None, expected True; pfc.no_drop None, expected [3]",
+    ]
+    assert found[0].items == list(range(64)) and found[0].explanations == ["mtu on leaf1 Ethernet1/1-64 is 1500"]
+    assert found[0].locations == ["leaf1.cfg:10"]
+    assert compress(["swp1", "swp2", "swp3", "swp9"]) == ["swp1-3", "swp9"]
+    assert compress(["Ethernet0", "Ethernet4"]) == ["Ethernet0", "Ethernet4"]  # not consecutive: not a range
 
 
 def test_three_tier_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

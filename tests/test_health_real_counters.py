@@ -81,7 +81,7 @@ def test_real_and_layout_fixtures_parse_to_expected(path: Path) -> None:
     else:
         assert warnings == []
     assert ports == expected
-    assert ports, "a recording that reads as nothing proves nothing"
+    assert ports or warnings, "a recording that reads as nothing, and says not why, proves nothing"
 
 
 # ------------------------------------------------------------------------------------ SONiC
@@ -143,8 +143,58 @@ def test_junos_real_queue_text() -> None:
             "port": {},
             "gauges": {},
             "wd_shut": None,
+            "wd_read": None,
         }
     }
+
+
+def test_health_on_a_real_junos_answer_without_pfc_statistics_is_unknown(tmp_path: Path) -> None:
+    """PyEZ's recorded ``show interfaces extensive | display xml`` of an SRX (Junos 12.1X46): no MAC PFC
+    statistics, and only the brief queue counters (total drops, which mix in policer drops): nothing is read,
+    the device is unknown with the reason, never healthy."""
+    outs = _outputs(FIXTURES / "junos/counters/real/pyez-srx-extensive.txt")
+    found, dev = _health(tmp_path, "junos", "ge-0/0/0,ge-0/0/1", [outs, outs], cli=True)
+    assert found == set() and dev["status"] == "unknown"
+    assert dev["reason"] == (
+        "no counters for any of the intent's ports were read (show interfaces extensive | display xml: "
+        "no MAC Priority Flow Control Statistics in the answer)"
+    )
+
+
+def _qfx_queue(tail: dict) -> str:
+    """One queue of ``show interfaces queue | display json`` with the elements a public Junos 17.2 recording
+    of an xe- port shows (opendaylight/nic, ``InterfaceInformationTest``, EPL-1.0, not copied: only its element
+    names and its 'Not Available' tail-drop element are used here)."""
+    d = lambda v: [{"data": v}]  # noqa: E731
+    q = {
+        "queue-number": d("3"),
+        "queue-counters-queued-packets": d("10"),
+        **tail,
+        "queue-counters-rate-limit-drop-packets": d("0"),
+        "queue-counters-total-drop-packets": d("7"),
+    }
+    phy = {"name": d("xe-0/0/1"), "queue-counters": [{"queue": [q]}]}
+    return json.dumps({"interface-information": [{"physical-interface": [{}, phy]}]})
+
+
+def test_junos_tail_drops_not_available_are_not_read_and_say_so() -> None:
+    """QFX reports tail drops as ``queue-counters-tail-drop-packets-na`` "Not Available": the queue's drops
+    are not read (the total mixes in rate-limit drops), never 0, and a warning says why."""
+    cmd = "show interfaces queue | display json"
+    na = {"queue-counters-tail-drop-packets-na": [{"data": "Not Available"}]}
+    ports, warnings = _parse("junos", {cmd: _qfx_queue(na)})
+    assert ports == {}
+    assert warnings == [f"{cmd}: xe-0/0/1: a queue drop counter is not a count; drops not read"]
+    text = _outputs(FIXTURES / "junos/counters/real/genie-mx-ge-queue.txt")["show interfaces queue"]
+    first = re.search(r"Tail-dropped packets\s*:\s*(\d+)", text)
+    assert first
+    cut = text[: first.start(1)] + "Not Available" + text[first.end(1) :]
+    ports, warnings = _parse("junos", {"show interfaces queue": cut})
+    assert "0" not in ports["ge-0/0/2"]["prio"]["queue_drops"]  # that queue: not read; the others are
+    assert warnings == ["show interfaces queue: ge-0/0/2: a queue drop counter is not a count; drops not read"]
+    whole = {"queue-counters-tail-drop-packets": [{"data": "5"}], "queue-counters-red-packets": [{"data": "2"}]}
+    ports, warnings = _parse("junos", {cmd: _qfx_queue(whole)})
+    assert warnings == [] and ports["xe-0/0/1"]["prio"]["queue_drops"] == {"3": 7}
 
 
 def test_junos_old_invented_names_read_nothing() -> None:
@@ -185,10 +235,10 @@ def _same_or_absent(cut: dict, full: dict, where: str) -> None:
                     assert full[name][part].get(c, {}).get(p) == v, f"{where}: {name} {c}[{p}] = {v}"
         for c, v in pc["port"].items():
             assert full[name]["port"].get(c) == v, f"{where}: {name} {c} = {v}"
-        if pc["wd_shut"] is not None:
-            assert set(pc["wd_shut"]) <= set(full[name]["wd_shut"] or []), (
-                f"{where}: {name} phantom shut queue"
-            )
+        for p in pc["wd_read"] or []:  # a queue's watchdog state is read as the full answer has it, or not
+            assert p in (full[name]["wd_read"] or []), f"{where}: {name} phantom watchdog state {p}"
+            assert (p in pc["wd_shut"]) == (p in full[name]["wd_shut"]), f"{where}: {name} queue {p} state"
+        assert set(pc["wd_shut"] or []) <= set(pc["wd_read"] or []), f"{where}: {name} shut but not read"
 
 
 @pytest.mark.parametrize(
@@ -470,14 +520,6 @@ def test_dcb_text_and_json_of_one_capture_read_alike() -> None:
     js = _parse("linux-dcb", _outputs(FIXTURES / "linux-dcb/counters/layout-pfc-json.txt"))
     assert text == js
     assert text[0]["eth0"]["prio"]["pfc_tx"]["4"] == 2048 and text[0]["eth0"]["prio"]["pfc_rx"]["4"] == 4096
-
-
-def test_dcb_text_with_one_line_is_not_read() -> None:
-    """An answer cut inside its requests line never reaches indications: neither is read."""
-    outs = _outputs(FIXTURES / "linux-dcb/counters/real/kernel-doc-pfc-text.txt")
-    cmd = "dcb pfc show dev eth0 requests indications"
-    ports, warnings = _parse("linux-dcb", {cmd: outs[cmd].split("\n")[0]})
-    assert ports == {} and warnings == [f"{cmd}: neither dcb JSON nor dcb text"]
 
 
 def test_debug_on_the_command_line_lists_unknown_counter_names(tmp_path: Path) -> None:

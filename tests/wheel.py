@@ -31,22 +31,20 @@ def build_wheel(tmp: Path) -> Path:
         top = {"build", "dist", "out", "reports"} if Path(directory) == ROOT else set()
         return set(anywhere(directory, names)) | (top & set(names))
 
+    def build(kind: str, src: Path) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "build", kind, "--no-isolation", "--outdir", str(dist), str(src)],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+
     shutil.copytree(ROOT, checkout, ignore=ignore)
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(checkout)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    build("--sdist", checkout)
     (sdist,) = dist.glob("roceconf-*.tar.gz")
     with tarfile.open(sdist) as tf:
         tf.extractall(tmp / "sdist", filter="data")
     (src,) = (tmp / "sdist").iterdir()
-    subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(src)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    build("--wheel", src)
     (wheel,) = dist.glob("roceconf-*.whl")
     return wheel

@@ -214,10 +214,10 @@ def record(
     if not isinstance(verdict.get("passed"), bool) or not isinstance(verdict.get("tests"), list):
         raise BaselineError(f"{vf}: passed / tests: a true/false and a list are expected; not a verdict (write it with `roceconf acceptance verdict --format json`)")
     if not verdict["passed"] and not force:
-        raise BaselineError("the verdict did not pass: a failed acceptance test is no baseline (--force records it anyway)")
+        raise BaselineError(f"{vf}: passed: false; the verdict did not pass: a failed acceptance test is no baseline (--force records it anyway)")
     unread = sorted(n for n, d in bom["devices"].items() if isinstance(d, dict) and d.get("status") != "read")
     if unread and not force:
-        raise BaselineError(f"the BOM has unread devices ({', '.join(unread[:5])}): re-run `roceconf bom`")
+        raise BaselineError(f"{bf}: devices: the BOM has unread devices ({', '.join(unread[:5])}): re-run `roceconf bom`")
     return {
         "format_version": FORMAT_VERSION,
         "recorded_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -139,7 +139,8 @@ class _Judge:
         if r.network and r.network.lower() == "socket":
             self.add("RC411", "fail", test, "NCCL ran over TCP sockets, not RDMA: the RoCE path was not measured", r.file)
         if r.error:
-            self.add("RC409", "fail", test, f"{Path(r.file).name}: {r.error}", r.file)
+            name = Path(r.file).name  # the test is named after its file when there is no plan: say it once
+            self.add("RC409", "fail", test, r.error if name == test else f"{name}: {r.error}", r.file)
             return
         if r.out_of_bounds:
             self.add(

@@ -11,8 +11,8 @@ import logging
 import re
 from collections.abc import Callable
 
-from roceconf.counters.model import PORT_COUNTERS, PortCounters
-from roceconf.counters.parsing import grep_files, key_values
+from roceconf.counters.model import PORT_COUNTERS, CounterSpec, PortCounters
+from roceconf.counters.parsing import grep_files, key_values, read_outputs
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +20,25 @@ ETHTOOL = "ethtool -S {port}"
 #: driver counter names worth a look when a table does not know them (listed under --debug)
 NOTABLE = re.compile(r"prio|pause|pfc|discard|cnp|ecn|nak|seq_err|out_of_seq|retrans|timeout")
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
+#: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
+#: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
+END_MARK = "#=== end"
+
+
+def complete(text: str) -> str | None:
+    """The output of one host command without its end mark, or None when the mark is missing (a cut
+    answer: nothing in it is read)."""
+    body = text.replace("\r", "").rstrip()
+    if not body.endswith(END_MARK):
+        return None
+    # an output without a final newline has the mark on its last line: the mark is printed only after the
+    # command ended, so what stands before it is whole
+    return body[: -len(END_MARK)].rstrip("\n")
+
+
+def with_end(text: str) -> str:
+    """One command's output as the host bundle prints it (what :func:`complete` reads back)."""
+    return text.rstrip("\n") + "\n" + END_MARK + "\n"
 
 
 def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
@@ -56,42 +75,54 @@ def command_port(cmd: str, templates: list[str]) -> tuple[str, str] | None:
     return None
 
 
+def answer_port(
+    command: str,
+    ports: dict[str, PortCounters],
+    answers: dict[str, Callable[[str, PortCounters], str]],
+    missing: Callable[[str, str], str],
+) -> str | None:
+    """The lab's answer to a per-port counter command (for the lab's hosts): ``answers[template](port,
+    counters)``; for a port the lab does not have, ``missing(template, port)``; None for another command."""
+    hit = command_port(command, list(answers))
+    if hit is None:
+        return None
+    template, port = hit
+    pc = ports.get(port)
+    return missing(template, port) if pc is None else answers[template](port, pc)
+
+
 def parse_bundle(
     outputs: dict[str, str],
     readers: dict[str, Callable[[str], dict[str, int]]],
     tables: dict[str, tuple[dict[str, str], dict[str, str]]],
-    ports_in: dict[str, PortCounters] | None = None,
 ) -> tuple[dict[str, PortCounters], list[str]]:
     """outputs -> ports. ``readers``: command template (with ``{port}``) -> text reader; ``tables``:
     template -> (per-priority, per-port) name tables."""
-    ports: dict[str, PortCounters] = ports_in if ports_in is not None else {}
-    warnings: list[str] = []
-    unknown: set[str] = set()
-    try:
-        for cmd, text in outputs.items():
-            hit = command_port(cmd, list(readers))
-            if hit is None:
-                continue
-            template, who = hit
-            values = readers[template](text)
-            if not values:
-                if text.strip():
-                    warnings.append(f"{cmd}: no counters found")
-                continue
-            port = who
-            prio_t, port_t = tables[template]
-            pats = prio_patterns(prio_t)
-            apply_names(ports.setdefault(port, PortCounters()), values, pats, port_t)
-            unknown.update(
-                n
-                for n in values
-                if n not in port_t and not any(rx.match(n) for rx, _ in pats) and NOTABLE.search(n)
-            )
-    except Exception as e:  # noqa: BLE001 - a parser never raises
-        warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    if unknown:
-        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if not p.empty()}, warnings
+
+    def read(
+        cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
+    ) -> None:
+        hit = command_port(cmd, list(readers))
+        if hit is None:
+            return
+        template, port = hit
+        body = complete(text)
+        if body is None:
+            warnings.append(f"{cmd}: no end mark (a cut answer); not read")
+            return
+        values = readers[template](body)
+        if not values:
+            if body.strip():
+                warnings.append(f"{cmd}: no counters found")
+            return
+        prio_t, port_t = tables[template]
+        pats = prio_patterns(prio_t)
+        apply_names(ports.setdefault(port, PortCounters()), values, pats, port_t)
+        unknown.update(
+            n for n in values if n not in port_t and not any(rx.match(n) for rx, _ in pats) and NOTABLE.search(n)
+        )
+
+    return read_outputs(outputs, read, log)
 
 
 def format_ethtool(values: dict[str, int]) -> str:
@@ -113,13 +144,58 @@ def named(pc: PortCounters, prio_t: dict[str, str], port_t: dict[str, str]) -> d
     return out
 
 
+def ethtool_and_hw_counters(
+    ethtool_prio: dict[str, str],
+    ethtool_port: dict[str, str],
+    hw_port: dict[str, str],
+    *,
+    ethtool_source: str,
+    hw_source: str,
+    lab_rdma_device: str,
+) -> CounterSpec:
+    """The counters of a host NIC whose drivers name them in ``ethtool -S <port>`` and in the port's RDMA device
+    ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and the documents
+    that define them (``ethtool_source``, ``hw_source``) are the platform's. The lab answers for a port without
+    an RDMA device of its own with ``lab_rdma_device``."""
+    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files}
+    tables = {ETHTOOL: (ethtool_prio, ethtool_port), HW_COUNTERS: ({}, hw_port)}
+
+    def commands(ports: dict[str, str | None]) -> list[str]:
+        return [t.format(port=p) for p in ports for t in (ETHTOOL, HW_COUNTERS)]
+
+    def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
+        return parse_bundle(outputs, readers, tables)
+
+    def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
+        def ethtool(port: str, pc: PortCounters) -> str:
+            return format_ethtool(named(pc, ethtool_prio, ethtool_port))
+
+        def hw(port: str, pc: PortCounters) -> str:
+            dev = rdma.get(port) or lab_rdma_device
+            return format_grep(
+                f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, hw_port)
+            )
+
+        def missing(template: str, port: str) -> str:
+            return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
+
+        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw}, missing)
+
+    sources = {ETHTOOL: ethtool_source, HW_COUNTERS: hw_source}
+    return CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=sources, transport="shell")
+
+
 __all__ = [
+    "END_MARK",
     "ETHTOOL",
     "HW_COUNTERS",
+    "complete",
+    "ethtool_and_hw_counters",
     "format_ethtool",
     "format_grep",
     "grep_files",
     "key_values",
     "named",
     "parse_bundle",
+    "with_end",
 ]

@@ -11,6 +11,7 @@ fires on it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,9 @@ class PortCounters:
     gauges: dict[str, dict[int, int]] = field(default_factory=dict)
     #: priorities whose queue the PFC watchdog holds shut right now (None: not read)
     wd_shut: list[int] | None = None
+    #: priorities whose watchdog state was read (None: none): a priority not listed here is not known to be
+    #: open - a cut answer that lost its row says nothing about it
+    wd_read: list[int] | None = None
 
     def set_prio(self, counter: str, priority: int, value: int) -> None:
         if counter not in PRIO_COUNTERS:
@@ -82,11 +86,20 @@ class PortCounters:
             self.gauges.setdefault(gauge, {})[priority] = int(value)
 
     def shut(self, priority: int) -> None:
+        self.wd_state(priority, True)
+
+    def wd_state(self, priority: int, shut: bool) -> None:
+        """The watchdog state of one priority's queue, as read (held shut or not)."""
+        if not 0 <= priority <= 7:
+            return
         if self.wd_shut is None:
             self.wd_shut = []
-        if 0 <= priority <= 7 and priority not in self.wd_shut:
-            self.wd_shut.append(priority)
-            self.wd_shut.sort()
+        if self.wd_read is None:
+            self.wd_read = []
+        if priority not in self.wd_read:
+            self.wd_read = sorted([*self.wd_read, priority])
+        if shut and priority not in self.wd_shut:
+            self.wd_shut = sorted([*self.wd_shut, priority])
 
     def empty(self) -> bool:
         return not (self.prio or self.port or self.gauges or self.wd_shut)
@@ -97,6 +110,7 @@ class PortCounters:
             "port": dict(sorted(self.port.items())),
             "gauges": {k: {str(p): v for p, v in sorted(d.items())} for k, d in sorted(self.gauges.items())},
             "wd_shut": self.wd_shut,
+            "wd_read": self.wd_read,
         }
 
     @classmethod
@@ -106,6 +120,7 @@ class PortCounters:
             port={k: int(v) for k, v in data.get("port", {}).items()},
             gauges={k: {int(p): int(v) for p, v in d.items()} for k, d in data.get("gauges", {}).items()},
             wd_shut=data.get("wd_shut"),
+            wd_read=data.get("wd_read"),
         )
 
 
@@ -164,6 +179,16 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------------ platform contract
+def same_commands(commands: list[str]) -> Callable[[dict[str, str | None]], list[str]]:
+    """``CounterSpec.commands`` of a device that answers for all its ports at once (a switch): the same
+    commands whatever ports the intent names."""
+
+    def for_ports(ports: dict[str, str | None]) -> list[str]:
+        return list(commands)
+
+    return for_ports
+
+
 @dataclass(frozen=True)
 class CounterSpec:
     """What a platform's ``counters.py`` provides (``COUNTERS = CounterSpec(...)``).

@@ -3,10 +3,35 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
-from roceconf.counters.model import to_int
+from roceconf.counters.model import PortCounters, to_int
+
+#: ``read(cmd, text, ports, warnings, unknown)``: reads one command's output into ``ports`` (name -> counters),
+#: adding a line to ``warnings`` for an answer it cannot read and to ``unknown`` each name it does not know.
+OutputReader = Callable[[str, str, dict[str, PortCounters], list[str], set[str]], None]
+
+
+def read_outputs(
+    outputs: dict[str, str], read: OutputReader, log: logging.Logger
+) -> tuple[dict[str, PortCounters], list[str]]:
+    """The frame of a counter parser: ``read`` takes each command's output in turn. A parser never raises: an
+    exception ends the reading with one warning (what was read before it is kept). The names not understood
+    are listed to ``log`` at debug level. Kept: the ports with a count, or whose watchdog state was read."""
+    ports: dict[str, PortCounters] = {}
+    warnings: list[str] = []
+    unknown: set[str] = set()
+    try:
+        for cmd, text in outputs.items():
+            read(cmd, text, ports, warnings, unknown)
+    except Exception as e:  # noqa: BLE001 - a parser never raises
+        warnings.append(f"unexpected {type(e).__name__} while reading counters")
+    if unknown:
+        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
+    return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
 
 
 def jload(text: str) -> Any:
@@ -19,6 +44,17 @@ def jload(text: str) -> Any:
             return json.loads(s[start:])
         except (ValueError, RecursionError):
             continue
+    return None
+
+
+def json_object(cmd: str, text: str, warnings: list[str], problem: str) -> dict[str, Any] | None:
+    """The JSON object a command answered, or None: an answer that is not empty and not one is a warning
+    (``<cmd>: <problem>``)."""
+    data = jload(text)
+    if isinstance(data, dict):
+        return data
+    if text.strip():
+        warnings.append(f"{cmd}: {problem}")
     return None
 
 

@@ -35,6 +35,7 @@ from roceconf.drift.remediate import Remediation, remediation, shared_fixes
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.desired import desired_state, expressible, expressible_states
 from roceconf.names import natural_key
+from roceconf.reports.causes import Cause, causes, remediation_for, summary
 from roceconf.state import DeviceState
 
 Status = Literal["in_sync", "drift", "unknown"]
@@ -92,6 +93,15 @@ class DeviceResult:
             return None
         return min((i.severity for i in items), key=SEVERITY_RANK.__getitem__)
 
+    @property
+    def causes(self) -> list[Cause]:
+        """The items grouped into one finding per cause (`roceconf.reports.causes`)."""
+        return causes(self.device, self.ranked)
+
+    def findings(self) -> list[dict[str, Any]]:
+        """The causes as JSON, each with the positions of its remediation blocks."""
+        return [{**c.to_dict(), "remediation": remediation_for(c, self.remediation)} for c in self.causes]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "device": self.device,
@@ -103,6 +113,7 @@ class DeviceResult:
             "attempts": self.attempts,
             "seconds": round(self.seconds, 3),
             "items": [i.to_dict() for i in self.items],
+            "findings": self.findings(),
             "parse_warnings": self.parse_warnings,
             "remediation": [r.to_dict() for r in self.remediation],
         }
@@ -124,14 +135,21 @@ class DriftReport:
             "in_sync": 0,
             "drift": 0,
             "unknown": 0,
+            "findings": 0,
+            "ports": 0,
+            "items": 0,
             "critical": 0,
             "warning": 0,
             "info": 0,
         }
         for d in self.devices:
             c[d.status] += 1
-            for i in d.ranked:
-                c[i.severity] += 1
+            items = d.ranked
+            if not items:
+                continue
+            c["items"] += len(items)
+            for k, v in summary(d.causes).items():
+                c[k] += v
         return c
 
     @property

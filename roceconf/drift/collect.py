@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import limits, platforms
+from roceconf.counters.hostnic import END_MARK
 from roceconf.inputfile import InputFileError, read_text
 from roceconf.inventory import load_inventory
 from roceconf.platforms.base import BUNDLE_MARK, split_outputs
@@ -100,7 +101,7 @@ def read_commands(
         if transport == "eapi-json":
             return _napalm_cli_json(target, commands, timeout, timing)
         if transport == "shell":
-            text = _netmiko_many(target, "linux", commands, timeout, timing=timing)
+            text = _netmiko_many(target, "linux", commands, timeout, timing=timing, end_mark=END_MARK)
             return {cmd: out for cmd, _line, out in split_outputs(text)}
         if plat.netmiko_device_type is None:
             raise CollectError(f"platform {plat.name} has no CLI collector", retry=False)
@@ -235,6 +236,7 @@ def _netmiko_many(
     timeout: float,
     bundle: bool = True,
     timing: dict[str, float] | None = None,
+    end_mark: str | None = None,
 ) -> str:
     with timed(target.name, f"netmiko {device_type} connect {target.host}:{target.port or 22}", log):
         conn = netmiko_connect(target, device_type, timeout)
@@ -246,8 +248,11 @@ def _netmiko_many(
             # themselves, CHUNK commands per round trip instead of one
             parts = []
             for i in range(0, len(commands), CHUNK):
+                # end_mark: printed after each output, so an answer cut short (even inside its last
+                # number) is told from a whole one (roceconf.counters.hostnic.complete)
+                end = f" echo {shlex.quote(end_mark)};" if end_mark else ""
                 line = " ".join(
-                    f"echo {shlex.quote(BUNDLE_MARK + c)}; {c} 2>&1;" for c in commands[i : i + CHUNK]
+                    f"echo {shlex.quote(BUNDLE_MARK + c)}; {c} 2>&1;{end}" for c in commands[i : i + CHUNK]
                 )
                 with timed(target.name, "send " + "; ".join(commands[i : i + CHUNK]), log):
                     parts.append(conn.send_command(line, read_timeout=timeout))

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
 from roceconf.reports import escape, junit
+from roceconf.reports.causes import Cause, lines
 from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
@@ -52,6 +53,24 @@ class WarningModel(_R):
     code: str
 
 
+class ChangeModel(_R):
+    field: str
+    expected: Any
+    actual: Any
+
+
+class FindingModel(_R):
+    """One cause: the items of a device that share a feature, the changes and the ports (as ranges)."""
+
+    severity: Literal["critical", "warning", "info"]
+    feature: str
+    interfaces: list[str]
+    ports: int
+    changes: list[ChangeModel]
+    items: list[int]
+    remediation: list[int]
+
+
 class DeviceModel(_R):
     device: str
     platform: str
@@ -62,6 +81,7 @@ class DeviceModel(_R):
     attempts: int
     seconds: float
     items: list[ItemModel]
+    findings: list[FindingModel]
     parse_warnings: list[WarningModel]
     remediation: list[RemediationModel]
 
@@ -71,6 +91,9 @@ class SummaryModel(_R):
     in_sync: int
     drift: int
     unknown: int
+    findings: int
+    ports: int
+    items: int
     critical: int
     warning: int
     info: int
@@ -311,18 +334,11 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
         if not d.items:
             continue
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
-        for col in ("severity", "interface", "field", "expected", "actual", "where", "impact"):
+        for col in ("severity", "ports", "field", "expected", "actual", "where", "impact"):
             t.add_column(col, overflow="fold", max_width=60 if col == "impact" else None)
-        for i in d.items:
-            t.add_row(
-                f"[{_STYLE[i.severity]}]{i.severity}[/]",
-                esc(i.interface or "-"),
-                esc(_short_field(i.field)),
-                esc(_v(i.expected)),
-                esc(_v(i.actual)),
-                esc(i.location or "-"),
-                esc(i.explanation),
-            )
+        for cause in d.causes:
+            for row in _cause_rows(cause):
+                t.add_row(*row)
         con.print(t)
         for r in d.remediation:
             tag = "DISRUPTIVE" if r.disruptive else "hitless"
@@ -347,13 +363,37 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
     con.print()
     con.print(
         f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
-        f"{c['critical']} critical, {c['warning']} warning, {c['info']} info"
+        + summary_line(c)
         + ("; nothing audited: no device of the intent was selected" if not c["devices"] else "")
     )
     return buf.getvalue()
 
 
+def summary_line(c: dict[str, int]) -> str:
+    """``5 finding(s) on 6 port(s): 4 critical, 1 warning, 0 info (6 per-port items)``: causes, not items."""
+    return (f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning, "
+            f"{c['info']} info ({c['items']} per-port item(s))")
+
+
 esc = escape.markup
+
+
+def _cause_rows(cause: Cause) -> list[tuple[str, ...]]:
+    """A cause's rows (escaped for rich): severity, ports and where on the first, then one per change (field,
+    expected, actual, impact)."""
+    out = []
+    for n, ch in enumerate(cause.changes):
+        first = n == 0
+        out.append((
+            f"[{_STYLE[cause.severity]}]{cause.severity}[/]" if first else "",
+            esc(cause.where or "-") if first else "",
+            esc(ch.field),
+            esc(_v(ch.expected)),
+            esc(_v(ch.actual)),
+            esc(lines(cause.locations) or "-") if first else "",
+            esc(cause.explanations[n] if n < len(cause.explanations) else ""),
+        ))
+    return out
 
 
 def _v(v: Any) -> str:
@@ -362,13 +402,6 @@ def _v(v: Any) -> str:
     if isinstance(v, dict):
         return ", ".join(f"{k}={_v(x)}" for k, x in v.items())
     return str(v)
-
-
-def _short_field(f: str) -> str:
-    parts = f.split(".")
-    if parts[0] == "interfaces" and len(parts) > 2:
-        return ".".join(parts[2:])
-    return f
 
 
 # ----------------------------------------------------------------------------------------- JUnit
@@ -403,18 +436,18 @@ def to_junit(report: DriftReport) -> str:
                 errors += 1
                 junit.error(case, f"not audited: {d.reason}", "unknown")
                 continue
-            bad = [i for i in d.items if i.feature == feat and i.severity != "info"]
+            bad = [x for x in d.causes if x.feature == feat and x.severity != "info"]
             if bad:
                 failures += 1
-                sev = "critical" if any(i.severity == "critical" for i in bad) else "warning"
+                sev = "critical" if any(x.severity == "critical" for x in bad) else "warning"
                 junit.failure(
                     case,
-                    f"{len(bad)} {sev} drift item(s)",
+                    f"{len(bad)} {sev} finding(s) on {sum(len(x.ports) for x in bad)} port(s)",
                     sev,
                     "\n".join(
-                        f"[{i.severity}] {i.field}: expected {_v(i.expected)}, actual {_v(i.actual)}"
-                        f"{' at ' + i.location if i.location else ''} - {i.explanation}"
-                        for i in bad
+                        f"[{x.severity}] {x.title(_v)}"
+                        f"{' at ' + lines(x.locations) if x.locations else ''} - {x.explanation}"
+                        for x in bad
                     ),
                 )
         junit.totals(suite, tests, failures, errors)
@@ -443,10 +476,10 @@ def to_markdown(report: DriftReport) -> str:
         "roceconf drift report",
         report,
         f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
-        f"{c['critical']} critical, {c['warning']} warning.",
+        f"{summary_line(c)}.",
         (
-            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.items, "critical"),
-             count(d.items, "warning"), d.reason or "")
+            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.causes, "critical"),
+             count(d.causes, "warning"), d.reason or "")
             for d in report.devices
         ),
     )
@@ -454,12 +487,14 @@ def to_markdown(report: DriftReport) -> str:
         if not d.items:
             continue
         out += device_section(
-            d.device, d.platform, "severity", "interface", "field", "expected", "actual", "where", "impact"
+            d.device, d.platform, "severity", "ports", "field", "expected", "actual", "where", "impact"
         )
-        for i in d.items:
+        for x in d.causes:
             out.append(
-                f"| {i.severity} | {_md(i.interface or '-')} | `{_md(_short_field(i.field))}` | {_md(i.expected)} | "
-                f"{_md(i.actual)} | {_md(i.location or '-')} | {_md(i.explanation)} |"
+                f"| {x.severity} | {_md(x.where or '-')} | `{_md('; '.join(ch.field for ch in x.changes))}` | "
+                f"{_md('; '.join(_v(ch.expected) for ch in x.changes))} | "
+                f"{_md('; '.join(_v(ch.actual) for ch in x.changes))} | {_md(lines(x.locations) or '-')} | "
+                f"{_md(x.explanation)} |"
             )
         for r in d.remediation:
             tag = "**disruptive**" if r.disruptive else "hitless"

@@ -160,15 +160,15 @@ class ReportCollector(Collector):
                         wm.add_metric(
                             [d.device, ph.port, str(p), g.replace("_watermark_bytes", "")], float(v)
                         )
-                if last.wd_shut is not None:
+                if last.wd_read:
                     shut = fam(
                         GaugeMetricFamily,
                         "roceconf_pfc_watchdog_queue_shut",
                         "1 when the PFC watchdog holds the priority's queue shut",
                         ["device", "port", "priority"],
                     )
-                    for p in range(8):
-                        shut.add_metric([d.device, ph.port, str(p)], 1.0 if p in last.wd_shut else 0.0)
+                    for p in last.wd_read:  # a queue whose state was not read has no sample, never 0
+                        shut.add_metric([d.device, ph.port, str(p)], 1.0 if p in (last.wd_shut or []) else 0.0)
         yield up
         yield status
         yield finding

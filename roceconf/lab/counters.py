@@ -161,7 +161,8 @@ class LabCounters:
                 if q in lossless:
                     pc.set_gauge("queue_watermark_bytes", q, 120_000 + (int(now * 1000) % 7) * 1_000)
         if not self.is_host:
-            pc.wd_shut = []
+            for q in range(8):
+                pc.wd_state(q, False)
             if p is not None and "watchdog" in active:
                 pc.set_prio("wd_detected", p, 2 + (n - 1))
                 pc.set_prio("wd_restored", p, 2)

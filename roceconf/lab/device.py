@@ -8,6 +8,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import yaml
@@ -116,6 +117,16 @@ def _load_tree_data(text: str) -> dict[str, Any]:
     return tree_
 
 
+@dataclass
+class Served:
+    """What a device has served since it was defined (``Device.stats``)."""
+
+    connections: int = 0
+    logins: int = 0
+    auth_failures: int = 0
+    commands: int = 0
+
+
 class Device:
     """State of one lab device. Every mutation happens under ``lock``."""
 
@@ -135,10 +146,7 @@ class Device:
         self.fault = fault
         self.lock = threading.RLock()
         self.port = 0
-        self.logins = 0
-        self.auth_failures = 0
-        self.connections = 0
-        self.commands = 0
+        self.served = Served()
         self.history: deque[str] = deque(maxlen=2000)
         #: Files on the device (NX-OS bootflash, EOS flash, Linux paths).
         self.files: dict[str, str] = {}
@@ -183,7 +191,7 @@ class Device:
 
     def record(self, command: str) -> None:
         with self.lock:
-            self.commands += 1
+            self.served.commands += 1
             self.history.append(command)
 
     def ports(self) -> dict[str, PortProfile]:
@@ -218,12 +226,7 @@ class Device:
             self.counters.set_scenarios(scenarios)
 
     def stats(self) -> dict[str, int]:
-        return {
-            "connections": self.connections,
-            "logins": self.logins,
-            "auth_failures": self.auth_failures,
-            "commands": self.commands,
-        }
+        return asdict(self.served)
 
     # ------------------------------------------------------------- config text
     def render(self, root: tree.Node | None = None) -> str:

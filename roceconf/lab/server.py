@@ -71,7 +71,7 @@ class _SSHServer(asyncssh.SSHServer):
         )
         with self.device.lock:
             if ok:
-                self.device.logins += 1
+                self.device.served.logins += 1
         self.username = username
         return ok
 
@@ -86,9 +86,9 @@ class _SSHServer(asyncssh.SSHServer):
         )
         with self.device.lock:
             if ok:
-                self.device.logins += 1
+                self.device.served.logins += 1
             else:
-                self.device.auth_failures += 1
+                self.device.served.auth_failures += 1
         if not ok:
             log.info("%s: login refused for user %r", self.device.name, username)
         self.username = username
@@ -272,11 +272,11 @@ def _eapi_response(
         and hmac.compare_digest(password.encode(), lab.password.encode())
     )
     with device.lock:
-        device.connections += 1
+        device.served.connections += 1
         if ok:
-            device.logins += 1
+            device.served.logins += 1
         else:
-            device.auth_failures += 1
+            device.served.auth_failures += 1
     if not ok:
         return 401, "Unable to authenticate user: Bad username/password combination"
     try:
@@ -500,7 +500,7 @@ class Lab:
             with dev.lock:
                 fault = dev.fault
                 if fault != "hang" and dev.transport == "ssh":
-                    dev.connections += 1
+                    dev.served.connections += 1
             if fault == "hang":
                 self._held.add(conn)  # accepted, never answered
                 continue

@@ -4,7 +4,8 @@ A platform lives in one place: ``roceconf/platforms/<name>/``, ``templates/<name
 ``tests/fixtures/<name>/`` (recorded configs with expected states). Adding a vendor touches nothing else: the
 registry discovers the package by name. The package holds one file per responsibility:
 
-* ``__init__.py``: ``PLATFORM = Platform(...)`` (below), assembled from the files beside it;
+* ``__init__.py``: ``PLATFORM = Platform(...)`` (below), assembled from the files beside it (host NICs:
+  :func:`host_nic`);
 * ``syntax.py``: the vocabulary of the platform's config the others share (keywords, documents, readers);
 * ``parser.py``: config text -> :class:`roceconf.state.DeviceState` (``Platform.parse``, ``parse_shared``);
 * ``render.py``: the template filters (``Platform.filters``), conversions the templates call;
@@ -23,11 +24,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from types import ModuleType
+from typing import Any, Literal, TypeVar
 
 from roceconf.state import DeviceState
 
 Kind = Literal["switch", "nic"]
+E = TypeVar("E", bound=Exception)
 
 #: Interface fields a platform may set differently per port.
 ALL_PORT_FIELDS = frozenset({"mtu", "trust", "pfc", "pfc_watchdog", "link_pause", "ecn", "scheduling"})
@@ -158,6 +161,54 @@ class Platform:
         return list(self.collect_commands)
 
 
+def host_nic(
+    name: str,
+    title: str,
+    parser: ModuleType,
+    readback: ModuleType,
+    filters: dict[str, Callable[..., Any]],
+    **limits: Any,
+) -> Platform:
+    """A Linux host NIC platform: the rendered file is an idempotent bash script (``.sh``) run on the host
+    ("script"), read back as a bundle of command outputs (``readback``: ``readback_commands`` and the lab's
+    ``simulate``; ``parser``: ``parse`` and ``parse_shared`` read the script and the bundle). The script
+    replaces the port's DSCP map and maps every DSCP; ECN marking is the switch's, scheduling is stated.
+    ``limits``: the other :class:`Capabilities` fields (``min_mtu``, ``max_mtu``, ``max_lossless_priorities``,
+    ``notes``, ``per_port``), each limit with its source."""
+    return Platform(
+        apply_method="script",
+        name=name,
+        kind="nic",
+        title=title,
+        extension="sh",
+        capabilities=Capabilities(
+            dscp_map_replaced=True, every_dscp_mapped=True, ecn=False, scheduling=True, **limits
+        ),
+        parse=parser.parse,
+        parse_shared=parser.parse_shared,
+        filters=filters,
+        readback_commands=readback.readback_commands,
+        simulate=readback.simulate,
+    )
+
+
+def refusals(
+    commands: list[tuple[int, list[str]]],
+    check: Callable[[list[str]], None],
+    refused: type[E],
+    message: Callable[[E], str] = str,
+) -> list[tuple[int, str, str]]:
+    """[(line, command, message)] for every command of a script (``(line, argv)``) that ``check`` refuses by
+    raising ``refused`` (a tool's grammar restated: iproute2, mlnx_qos); ``message``: what the tool prints."""
+    bad = []
+    for n, argv in commands:
+        try:
+            check(argv)
+        except refused as exc:
+            bad.append((n, " ".join(argv), message(exc)))
+    return bad
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """'5.15' -> (5, 15), '23.4R1' -> (23, 4, 1): release strings compared number by number."""
     return tuple(int(x) for x in re.findall(r"[0-9]+", version))
@@ -200,6 +251,25 @@ def split_outputs(text: str) -> list[tuple[str, int, str]]:
     if cmd is not None:
         out.append((cmd, start, "\n".join(buf)))
     return out
+
+
+_PAUSE_LINE = re.compile(r"^\s*(RX|TX):\s*(on|off)\s*$")
+
+
+def ethtool_pause(lines: list[str]) -> tuple[bool | None, bool | None, list[int]]:
+    """``ethtool -a <if>`` output (hosts): (RX pause on, TX pause on, indexes of those lines in ``lines``);
+    None where the output has no such line."""
+    rx = tx = None
+    where: list[int] = []
+    for k, line in enumerate(lines):
+        m = _PAUSE_LINE.match(line)
+        if m:
+            if m.group(1) == "RX":
+                rx = m.group(2) == "on"
+            else:
+                tx = m.group(2) == "on"
+            where.append(k)
+    return rx, tx, where
 
 
 #: a line shlex splits exactly like str.split(): printable ASCII and spaces/tabs, no quote or backslash

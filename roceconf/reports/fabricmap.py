@@ -23,6 +23,10 @@ COLORS = ("critical", "warning", "info", "unknown", "ok")
 RANK = {c: i for i, c in enumerate(COLORS)}
 #: above this many hosts, hosts sharing the same leaves are drawn as one node
 MAX_HOSTS = 300
+#: above this many switches in a tier, the switches sharing the same neighbours below (a pod) are one node
+MAX_TIER = 256
+#: at most this many nodes on one row of the map
+ROW_NODES = 64
 TIER_NAMES = {0: "hosts", 1: "leaves", 2: "spines", 3: "super-spines"}
 
 
@@ -40,9 +44,12 @@ class Item:
     detail: str = ""
     impact: str = ""
     fix: str = ""
+    #: what found it: the drift feature, the health rule, the check code, the plan's kind of change
+    rule: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"s": self.severity, "t": self.title, "w": self.where, "d": self.detail, "i": self.impact, "f": self.fix}
+        return {"s": self.severity, "t": self.title, "w": self.where, "d": self.detail, "i": self.impact, "f": self.fix,
+                "r": self.rule}
 
 
 @dataclass
@@ -82,6 +89,8 @@ class FabricMap:
     tiers: dict[int, str] = field(default_factory=dict)
     aggregated: bool = False
     charts: list[str] = field(default_factory=list)
+    #: device -> platform (the members of a grouped node have their own)
+    platform_of: dict[str, str] = field(default_factory=dict)
 
 
 def _tiers(fab: Fabric) -> dict[str, int]:
@@ -103,6 +112,12 @@ def _tiers(fab: Fabric) -> dict[str, int]:
     return tier
 
 
+def labels_fit(nodes: list[Node], step: float) -> bool:
+    """Whether the names of a tier's nodes fit across the page under them (else they are written down the
+    page, shown when zoomed in)."""
+    return len(nodes) <= 60 and max((len(n.label) for n in nodes), default=0) * 6.2 <= step
+
+
 def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summary: str) -> FabricMap:
     """Lay the intent's fabric out and colour it with ``marks`` (device -> worst finding and items)."""
     tier = _tiers(fab)
@@ -115,31 +130,47 @@ def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summ
     aggregated = len(hosts) > MAX_HOSTS
     node_of: dict[str, str] = {}
     nodes: dict[str, Node] = {}
+    below: dict[str, set[str]] = defaultdict(set)
+    for link in fab.links:
+        for a, b in ((link.a.device, link.b.device), (link.b.device, link.a.device)):
+            if a in tier and b in tier and tier[b] < tier[a]:
+                below[a].add(b)
+    per_tier: dict[int, list[str]] = defaultdict(list)
     for name in fab.devices:
-        if tier[name] != 0:
-            d = fab.devices[name]
-            m = marks.get(name, DeviceMark())
-            nodes[name] = Node(name, name, tier[name], d.platform, d.role, m.color, [name])
-            node_of[name] = name
-    if aggregated:
+        per_tier[tier[name]].append(name)
+    grouped: set[int] = set()
+    for t in sorted(per_tier):  # bottom-up: a tier is grouped by the nodes (or groups) of the tier below it
+        names = per_tier[t]
+        if t == 0:
+            if aggregated:
+                grouped.add(0)
+                keys = {h: leaves_of[h] for h in names}
+            else:
+                keys = {}
+        elif len(names) > MAX_TIER:
+            grouped.add(t)
+            keys = {n: tuple(sorted({node_of.get(x, x) for x in below[n]}, key=natural_key)) for n in names}
+        else:
+            keys = {}
+        if not keys:
+            for name in names:
+                d = fab.devices[name]
+                m = marks.get(name, DeviceMark())
+                nodes[name] = Node(name, name, t, d.platform, d.role, m.color, [name])
+                node_of[name] = name
+            continue
         groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
-        for h in hosts:
-            groups[leaves_of[h]].append(h)
+        for n in names:
+            groups[keys[n]].append(n)
         for members in groups.values():
             members.sort(key=natural_key)
-            gid = f"hosts:{members[0]}"
+            gid = f"group:{members[0]}"
             label = f"{members[0]}..{members[-1]} ({len(members)})" if len(members) > 1 else members[0]
             color = worst({marks.get(h, DeviceMark()).color for h in members})
             plats = sorted({fab.devices[h].platform for h in members})
-            nodes[gid] = Node(gid, label, 0, "/".join(plats), "hosts", color, members)
+            nodes[gid] = Node(gid, label, t, "/".join(plats), "hosts" if t == 0 else "pod", color, members)
             for h in members:
                 node_of[h] = gid
-    else:
-        for h in hosts:
-            d = fab.devices[h]
-            m = marks.get(h, DeviceMark())
-            nodes[h] = Node(h, h, 0, d.platform, d.role, m.color, [h])
-            node_of[h] = h
     # links: one per node pair, coloured by the worst port mark of its ends
     pair: dict[tuple[str, str], tuple[str, int]] = {}
     for link in fab.links:
@@ -159,18 +190,29 @@ def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summ
 
     def host_key(n: Node) -> tuple:
         first = leaves_of[n.members[0]]
-        return (min((leaf_rank.get(x, 1 << 30) for x in first), default=1 << 30), natural_key(n.members[0]))
+        return (min((leaf_rank.get(node_of.get(x, x), 1 << 30) for x in first), default=1 << 30),
+                natural_key(n.members[0]))
 
-    spacing, row = 22.0, 120.0
-    widest = max((len(v) for v in by_tier.values()), default=1)
+    # a tier wider than ROW_NODES wraps onto more rows: the map keeps a screen's proportions when fitted
+    spacing, gap, sub = 22.0, 120.0, 40.0
+    widest = min(ROW_NODES, max((len(v) for v in by_tier.values()), default=1))
     width = max(900.0, widest * spacing + 80)
-    top = max(by_tier, default=0)
-    for t, ns in by_tier.items():
+    y = 64.0
+    for t in sorted(by_tier, reverse=True):
+        ns = by_tier[t]
         ns.sort(key=host_key if t == 0 else (lambda n: natural_key(n.id)))
-        step = (width - 80) / max(1, len(ns))
+        rows = -(-len(ns) // ROW_NODES)
+        per_row = -(-len(ns) // rows)
+        step = (width - 80) / max(1, per_row)
+        # the rows of a tier leave room for its names, written down the page under each node when zoomed in
+        down = max(sub, max(len(n.label) for n in ns) * 4.6 + 24) if not labels_fit(ns, step) else sub
         for i, n in enumerate(ns):
-            n.x = round(40 + step * (i + 0.5), 1)
-            n.y = round(40 + row * (top - t), 1)
+            r, c = divmod(i, per_row)
+            n.x = round(40 + step * (c + 0.5), 1)
+            n.y = round(y + down * r, 1)
+        y += down * (rows - 1) + gap + (down - sub if not labels_fit(ns, step) else 0)
+    height = y - gap + 60
+    top = max(by_tier, default=0)
     counts = {c: 0 for c in COLORS}
     for name in fab.devices:
         counts[marks.get(name, DeviceMark()).color] += 1
@@ -184,9 +226,10 @@ def build(fab: Fabric, marks: dict[str, DeviceMark], title: str, kind: str, summ
         counts=counts,
         summary=summary,
         width=width,
-        height=40 + row * top + 60,
+        height=height,
         tiers={t: TIER_NAMES.get(t, f"tier {t}") if t < top or top <= 3 else "top" for t in by_tier},
-        aggregated=aggregated,
+        aggregated=bool(grouped),
+        platform_of={n: d.platform for n, d in fab.devices.items()},
     )
 
 
@@ -228,15 +271,21 @@ def mermaid(fmap: FabricMap, cap: int = 30) -> str:
 
 
 def to_data(fmap: FabricMap) -> dict[str, Any]:
-    """What the page's script needs: per device its colour, status and items (only devices with findings carry
-    items, so a 32k-GPU page stays small)."""
+    """What the page's script needs: per device with findings its colour, status, items and node (only those
+    devices carry items, so a 32k-GPU page stays small); the members of each grouped node; the links as
+    (node, node, colour) by node position (to draw a selected device's links)."""
+    index = {n.id: i for i, n in enumerate(fmap.nodes)}
     devices = {}
-    for n in fmap.nodes:
+    groups = {}
+    for i, n in enumerate(fmap.nodes):
+        if len(n.members) > 1 or n.members != [n.id]:
+            groups[str(i)] = n.members
         for m in n.members:
             mark = fmap.marks.get(m)
             if mark is not None and (mark.items or mark.color != "ok"):
-                devices[m] = {"c": mark.color, "st": mark.status, "it": [i.to_dict() for i in mark.items]}
-    return {"devices": devices, "kind": fmap.kind}
+                devices[m] = {"c": mark.color, "st": mark.status, "n": i, "it": [x.to_dict() for x in mark.items]}
+    links = [[index[a], index[b], RANK[c]] for a, b, c, _k in fmap.links]
+    return {"devices": devices, "kind": fmap.kind, "groups": groups, "links": links, "colors": list(COLORS)}
 
 
-__all__ = ["COLORS", "DeviceMark", "FabricMap", "Item", "Node", "build", "mermaid", "to_data", "worst"]
+__all__ = ["COLORS", "DeviceMark", "FabricMap", "Item", "Node", "build", "labels_fit", "mermaid", "to_data", "worst"]

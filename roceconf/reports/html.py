@@ -16,25 +16,45 @@ from jinja2 import Environment
 from roceconf.intent import Fabric
 from roceconf.names import natural_key
 from roceconf.reports import escape
-from roceconf.reports.fabricmap import COLORS, DeviceMark, FabricMap, Item, build, mermaid, worst
+from roceconf.reports.causes import compress, remediation_for
+from roceconf.reports.fabricmap import (
+    COLORS,
+    RANK,
+    ROW_NODES,
+    DeviceMark,
+    FabricMap,
+    Item,
+    build,
+    labels_fit,
+    mermaid,
+    worst,
+)
 
 _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info": "info"}
 
 
 # --------------------------------------------------------------------------------------------- adapters
+def _value(v: Any) -> str:
+    if v is None:
+        return "unset"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_value(x)}" for k, x in v.items())
+    return str(v)
+
+
 def drift_map(report: Any, fab: Fabric) -> FabricMap:
     marks: dict[str, DeviceMark] = {}
     for d in report.devices:
         m = DeviceMark(status=d.status)
         if d.status == "unknown":
             m.color = "unknown"
-            m.items.append(Item("unknown", "could not be audited", detail=d.reason or ""))
+            m.items.append(Item("unknown", "could not be audited", detail=d.reason or "", rule="unread"))
+        for cause in d.causes:
+            where = cause.where + (f" ({', '.join(cause.locations[:3])})" if cause.locations else "")
+            fix = "\n".join(d.remediation[n].commands.strip() for n in remediation_for(cause, d.remediation))
+            m.items.append(Item(cause.severity, cause.what(_value), where.strip(), f"{len(cause.ports)} port(s)"
+                                if len(cause.ports) > 1 else "", cause.explanation, fix[:4000], cause.feature))
         for i in d.items:
-            where = " ".join(x for x in (i.interface or "", f"({i.location})" if i.location else "") if x)
-            fix = "\n".join(r.commands.strip() for r in d.remediation if i.field in r.fields or not r.fields)
-            m.items.append(
-                Item(i.severity, i.field, where, f"expected {i.expected!r}, actual {i.actual!r}", i.explanation, fix[:4000])
-            )
             if i.interface:
                 m.ports[i.interface] = worst({m.ports.get(i.interface, "ok"), i.severity})
         if d.items:
@@ -42,7 +62,7 @@ def drift_map(report: Any, fab: Fabric) -> FabricMap:
         marks[d.device] = m
     c = report.counts
     summary = (f"{c['devices']} devices: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
-               f"{c['critical']} critical, {c['warning']} warning")
+               f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning")
     return build(fab, marks, f"roceconf drift — fabric {fab.intent.fabric}", "drift", summary)
 
 
@@ -52,18 +72,25 @@ def health_map(report: Any, fab: Fabric) -> FabricMap:
         m = DeviceMark(status=d.status)
         if d.status == "unknown":
             m.color = "unknown"
-            m.items.append(Item("unknown", "could not be read", detail=d.reason or ""))
+            m.items.append(Item("unknown", "could not be read", detail=d.reason or "", rule="unread"))
+        same: dict[tuple[str, str, str, Any], list[Any]] = {}
+        for f in d.findings:  # one row per cause: a rule firing on a range of ports is one finding
+            same.setdefault((f.rule, f.severity, f.title, f.priority), []).append(f)
+        for (rule, sev, title, prio), fs in same.items():
+            ports = ", ".join(compress(f.port for f in fs if f.port))
+            where = ports + (f" priority {prio}" if prio is not None else "")
+            detail = fs[0].message if len(fs) == 1 else f"{len(fs)} ports; first: {fs[0].message}"
+            m.items.append(Item(sev, title, where.strip(), detail, fs[0].impact, fs[0].hint, rule))
         for f in d.findings:
-            where = f"{f.port or ''}" + (f" priority {f.priority}" if f.priority is not None else "")
-            m.items.append(Item(f.severity, f"{f.rule} {f.title}", where.strip(), f.message, f.impact, f.hint))
             if f.port:
                 m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
         if d.findings:
             m.color = worst({f.severity for f in d.findings})
         marks[d.device] = m
     n = len(report.findings)
+    causes = sum(len(m.items) for m in marks.values() if m.color != "unknown")
     fmap = build(fab, marks, f"roceconf health — fabric {fab.intent.fabric}", "health",
-                 f"{len(report.devices)} devices, {n} finding(s)")
+                 f"{len(report.devices)} devices, {causes} finding(s) ({n} per port)")
     fmap.charts.append(_rates_chart(report))
     return fmap
 
@@ -75,14 +102,14 @@ def check_map(result: Any, fab: Fabric) -> FabricMap:
     for dev, reason in result.unreadable.items():
         if dev in marks:
             marks[dev].color = "unknown"
-            marks[dev].items.append(Item("unknown", "could not be read", detail=reason))
+            marks[dev].items.append(Item("unknown", "could not be read", detail=reason, rule="unread"))
     for d in result.findings:
         sev = _SEV.get(d.severity, "info")
         tokens = set(word.findall(d.message))
         hit = [n for n in names if n in tokens or any(t.startswith(n + ":") for t in tokens)]
         for n in hit:
             m = marks[n]
-            m.items.append(Item(sev, f"{d.code}", f"{d.file}:{d.line}", d.message, "", d.hint))
+            m.items.append(Item(sev, d.message, f"{d.file}:{d.line}", "", "", d.hint, d.code))
             m.color = worst({m.color, sev})
             for t in tokens:
                 if t.startswith(n + ":"):
@@ -106,8 +133,8 @@ def plan_map(plan: Any, fab: Fabric) -> FabricMap:
             if dev not in marks:
                 continue
             m = marks[dev]
-            m.items.append(Item(sev, f"{ch.action} {ch.kind}", ch.object, ch.summary,
-                                f"{ch.disruption}: {ch.reason}", ""))
+            m.items.append(Item(sev, f"{ch.action} {ch.object}: {ch.summary}", ", ".join(compress(ch.interfaces.get(dev, []))),
+                                "", f"{ch.disruption}: {ch.reason}", "", ch.kind))
             m.color = worst({m.color, sev})
             for port in ch.interfaces.get(dev, []):
                 m.ports[port] = worst({m.ports.get(port, "ok"), sev})
@@ -124,22 +151,30 @@ def plan_map(plan: Any, fab: Fabric) -> FabricMap:
 _FILL = {"critical": "#c0392b", "warning": "#d69e2e", "info": "#3182ce", "unknown": "#888", "ok": "#38a169"}
 
 
-def _bars(title: str, rows: list[tuple[str, list[tuple[str, float, str]]]], unit: str) -> str:
-    """Horizontal grouped bars: rows of (label, [(series, value, colour)])."""
+def _bars(title: str, rows: list[tuple[str, list[tuple[str, float | None, str]]]], unit: str) -> str:
+    """Horizontal grouped bars: rows of (label, [(series, value, colour)]); a value None is unknown."""
     if not rows:
         return ""
-    top = max((v for _, series in rows for _, v, _ in series), default=0) or 1
+    top = max((v for _, series in rows for _, v, _ in series if v is not None), default=0) or 1
     h, w, left = 18, 420, 170
     out = [f'<figure class="chart"><figcaption>{_esc(title)}</figcaption>'
-           f'<svg width="{left + w + 90}" height="{len(rows) * (h * 2 + 8) + 10}" role="img">']
+           f'<svg width="{left + w + 130}" height="{len(rows) * (h * 2 + 8) + 10}" role="img">'
+           '<defs><pattern id="unk" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+           '<rect width="6" height="6" fill="#e2e8f0"/><rect width="3" height="6" fill="#a0aec0"/></pattern></defs>']
     y = 5
     for label, series in rows:
         out.append(f'<text x="0" y="{y + h}" class="lbl">{_esc(label)}</text>')
         for name, v, col in series:
-            bw = max(1.0, v / top * w)
-            out.append(f'<rect x="{left}" y="{y}" width="{bw:.1f}" height="{h - 3}" fill="{col}">'
-                       f'<title>{_esc(name)}: {v:,.0f} {unit}</title></rect>'
-                       f'<text x="{left + bw + 4:.1f}" y="{y + h - 6}" class="val">{_esc(name)} {v:,.0f}</text>')
+            if v is None:
+                out.append(f'<rect class="unknown" x="{left}" y="{y}" width="{w / 3:.1f}" height="{h - 3}" '
+                           f'fill="url(#unk)" stroke="#718096" stroke-dasharray="3 2"><title>{_esc(name)}: unknown'
+                           f'</title></rect><text x="{left + w / 3 + 4:.1f}" y="{y + h - 6}" class="val">'
+                           f'{_esc(name)} unknown</text>')
+            else:
+                bw = max(1.0, v / top * w)
+                out.append(f'<rect x="{left}" y="{y}" width="{bw:.1f}" height="{h - 3}" fill="{col}">'
+                           f'<title>{_esc(name)}: {v:,.0f} {unit}</title></rect>'
+                           f'<text x="{left + bw + 4:.1f}" y="{y + h - 6}" class="val">{_esc(name)} {v:,.0f}</text>')
             y += h
         y += 8
     out.append("</svg></figure>")
@@ -147,14 +182,24 @@ def _bars(title: str, rows: list[tuple[str, list[tuple[str, float, str]]]], unit
 
 
 def _headroom_chart(reports: list[Any]) -> str:
+    """Needed against available buffer per switch, tightest first; a need or a budget that cannot be worked
+    out is drawn as an unknown (grey, hatched, labelled "unknown"), never as 0."""
     rows = []
-    scored = [r for r in reports if r.budget is not None]
-    scored.sort(key=lambda r: (r.margin if r.margin is not None else 0))
-    for r in scored[:30]:
-        needed = float(r.total or 0)
+
+    def need(r: Any) -> float | None:
+        unknown = r.unknown or any(p.required is None for p in getattr(r, "rows", []))
+        return None if unknown else float(r.total or 0)
+
+    shown = [r for r in reports if r.budget is not None or getattr(r, "rows", None)]
+    shown.sort(key=lambda r: (0 if (r.margin or 0) < 0 else 1 if need(r) is None or r.budget is None else 2,
+                              r.margin if r.margin is not None else 0))
+    for r in shown[:30]:
+        n = need(r)
         col = _FILL["critical"] if (r.margin or 0) < 0 else _FILL["ok"]
-        rows.append((r.device, [("needed", needed, col), ("available", float(r.budget or 0), "#718096")]))
-    return _bars("PFC headroom needed vs available buffer, bytes (tightest switches first)", rows, "B")
+        rows.append((r.device, [("needed", n, col), ("available", None if r.budget is None else float(r.budget),
+                                                     "#718096")]))
+    return _bars("PFC headroom needed vs available buffer, bytes (tightest switches first; unknown when a "
+                 "parameter is not known)", rows, "B")
 
 
 def _blast_chart(fmap: FabricMap) -> str:
@@ -215,85 +260,41 @@ def _esc(s: Any) -> str:
 
 
 # --------------------------------------------------------------------------------------------- page
+_ASSETS = Path(__file__).resolve().parent.parent / "data"
 _ENV = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
-_PAGE = _ENV.from_string(r"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ m.title }}</title>
-<style>
-body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1a202c;background:#f7fafc}
-header{padding:12px 18px;background:#1a202c;color:#fff}header h1{font-size:18px;margin:0}
-header p{margin:4px 0 0;color:#cbd5e0}
-.bar{display:flex;gap:14px;align-items:center;flex-wrap:wrap;padding:8px 18px;background:#edf2f7;border-bottom:1px solid #cbd5e0}
-.legend span{display:inline-flex;align-items:center;gap:4px;margin-right:10px}
-.sw{width:12px;height:12px;border-radius:2px;display:inline-block}
-.c-critical{fill:#c0392b;background:#c0392b}.c-warning{fill:#d69e2e;background:#d69e2e}.c-info{fill:#3182ce;background:#3182ce}
-.c-unknown{fill:#888;background:#888}.c-ok{fill:#38a169;background:#38a169}
-main{display:flex;min-height:70vh}#mapbox{flex:1;overflow:auto;background:#fff}
-#details{width:440px;max-width:45vw;border-left:1px solid #cbd5e0;padding:10px 14px;overflow:auto;background:#fff}
-svg .dev{cursor:pointer;stroke:#1a202c;stroke-width:.6}svg .dev.sel{stroke:#000;stroke-width:3}
-svg .dev.dim{opacity:.12}svg .hit{stroke:#000;stroke-width:3}
-svg .links path{fill:none;stroke-width:1}svg .links .l-ok{stroke:#a0aec0;opacity:.5}
-svg .links .l-critical{stroke:#c0392b;stroke-width:2.5}svg .links .l-warning{stroke:#d69e2e;stroke-width:2}
-svg .links .l-info{stroke:#3182ce;stroke-width:1.5}svg .links .l-unknown{stroke:#888;stroke-dasharray:3 2}
-svg text{font-size:10px;fill:#2d3748}svg .tier{font-size:12px;font-weight:600;fill:#4a5568}
-table{border-collapse:collapse;width:100%;font-size:12px}td,th{border-bottom:1px solid #e2e8f0;padding:4px;text-align:left;vertical-align:top}
-pre{white-space:pre-wrap;background:#f7fafc;padding:4px;margin:2px 0;font-size:11px}
-.charts{padding:10px 18px;display:flex;flex-wrap:wrap;gap:24px}.chart figcaption{font-weight:600;margin-bottom:4px}
-.chart .lbl,.chart .val{font-size:11px}
-</style></head>
-<body>
-<header><h1>{{ m.title }}</h1><p>{{ m.summary }}{% if m.aggregated %} — hosts that share the same leaves are drawn as one node{% endif %}</p></header>
-<div class="bar">
- <div class="legend" id="legend">{% for c in colors %}<span><i class="sw c-{{ c }}"></i>{{ labels[c] }} <b data-legend="{{ c }}">{{ m.counts[c] }}</b></span>{% endfor %}</div>
- <label>severity <select id="fsev"><option value="">all</option>{% for c in colors %}<option value="{{ c }}">{{ labels[c] }}</option>{% endfor %}</select></label>
- <label>platform <select id="fplat"><option value="">all</option>{% for p in platforms %}<option>{{ p }}</option>{% endfor %}</select></label>
- <label>search <input id="q" type="search" placeholder="device name" size="18"></label>
- <span id="qres"></span>
-</div>
-<main>
-<div id="mapbox">
-<svg id="map" xmlns="http://www.w3.org/2000/svg" width="{{ m.width|round(1) }}" height="{{ m.height|round(1) }}">
-<g class="links">{% for c, d in paths %}<path class="l-{{ c }}" d="{{ d }}"/>{% endfor %}</g>
-{% for t, y in tier_rows %}<text class="tier" x="4" y="{{ y - 14 }}">{{ t }}</text>{% endfor %}
-<g class="nodes">{% for n in m.nodes %}{% set sz = big[n.tier] %}<rect class="dev c-{{ n.color }}" id="d-{{ loop.index }}" x="{{ n.x - (sz if n.members|length > 1 else sz / 2) }}" y="{{ n.y - sz / 2 }}" width="{{ sz * 2 if n.members|length > 1 else sz }}" height="{{ sz }}" rx="2" data-name="{{ n.id }}" data-label="{{ n.label }}" data-color="{{ n.color }}" data-platform="{{ n.platform }}" data-role="{{ n.role }}" data-count="{{ n.members|length }}" data-members="{{ n.members|join(' ') if n.members|length <= 64 else '' }}"><title>{{ n.label }} ({{ n.platform }})</title></rect>{% if show_labels[n.tier] %}<text x="{{ n.x }}" y="{{ n.y + sz / 2 + 13 }}" text-anchor="middle">{{ n.label }}</text>{% endif %}{% endfor %}</g>
-</svg>
-</div>
-<aside id="details"><p>Click a device to see its findings, with where they are, their impact and the fix.</p></aside>
-</main>
-<section class="charts">{% for c in m.charts %}{{ c|safe }}{% endfor %}</section>
-<script type="application/json" id="data">{{ data|safe }}</script>
-<script>
-(function(){
-var D=JSON.parse(document.getElementById('data').textContent), nodes=[].slice.call(document.querySelectorAll('.dev'));
-var det=document.getElementById('details'), sel=null;
-function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
-function show(el){
- if(sel){sel.classList.remove('sel');} sel=el; el.classList.add('sel');
- var members=(el.getAttribute('data-members')||el.getAttribute('data-name')).split(' ').filter(Boolean);
- var h='<h2>'+esc(el.getAttribute('data-label'))+'</h2><p>'+esc(el.getAttribute('data-platform'))+' · '+esc(el.getAttribute('data-role'))+' · '+esc(el.getAttribute('data-color'))+'</p>';
- var any=false;
- members.forEach(function(m){var d=D.devices[m]; if(!d||!d.it.length){return;} any=true;
-  h+='<h3>'+esc(m)+(d.st?' — '+esc(d.st):'')+'</h3><table><tr><th>severity</th><th>what</th><th>where</th><th>detail</th></tr>';
-  d.it.forEach(function(i){h+='<tr class="item"><td>'+esc(i.s)+'</td><td>'+esc(i.t)+'</td><td>'+esc(i.w)+'</td><td>'+esc(i.d)+(i.i?'<br><i>'+esc(i.i)+'</i>':'')+(i.f?'<pre>'+esc(i.f)+'</pre>':'')+'</td></tr>';});
-  h+='</table>';});
- if(!any){h+='<p>No findings.</p>';}
- det.innerHTML=h;
-}
-nodes.forEach(function(el){el.addEventListener('click',function(){show(el);});});
-function filter(){var s=document.getElementById('fsev').value,p=document.getElementById('fplat').value;
- nodes.forEach(function(el){var ok=(!s||el.getAttribute('data-color')===s)&&(!p||el.getAttribute('data-platform').split('/').indexOf(p)>=0);el.classList.toggle('dim',!ok);});}
-document.getElementById('fsev').addEventListener('change',filter);document.getElementById('fplat').addEventListener('change',filter);
-document.getElementById('q').addEventListener('input',function(){var q=this.value.trim(),n=0,first=null;
- nodes.forEach(function(el){var hit=q&&(el.getAttribute('data-name').indexOf(q)>=0||(el.getAttribute('data-members')||'').split(' ').indexOf(q)>=0||el.getAttribute('data-label').indexOf(q)>=0);el.classList.toggle('hit',!!hit);if(hit){n++;first=first||el;}});
- document.getElementById('qres').textContent=q?n+' match(es)':''; if(first){first.scrollIntoView({block:'center',inline:'center'}); if(n===1){show(first);}}});
-document.getElementById('map').dataset.ready='1';
-})();
-</script>
-</body></html>
-""")
-
 _LABELS = {"critical": "critical", "warning": "warning", "info": "info", "unknown": "unknown", "ok": "ok"}
+
+
+def _asset(*parts: str) -> str:
+    return (_ASSETS.joinpath(*parts)).read_text(encoding="utf-8")
+
+
+def _panzoom() -> str:
+    """svg-pan-zoom (roceconf/data/vendor/svg-pan-zoom: BSD-2-Clause, PROVENANCE.md) without its address lines."""
+    code = _asset("vendor", "svg-pan-zoom", "svg-pan-zoom.min.js")
+    body = "\n".join(line for line in code.splitlines() if not line.startswith("//"))
+    return ("/* svg-pan-zoom 3.6.2, Copyright 2009-2010 Andrea Leofreddi and the svg-pan-zoom contributors; "
+            "BSD-2-Clause licence (roceconf/data/vendor/svg-pan-zoom/LICENSE) */\n" + body)
+
+
+def rows(fmap: FabricMap) -> list[dict[str, Any]]:
+    """The findings table: one row per item of every device, worst first, then by device. Its text is one
+    line each, control characters as visible escapes (`escape.plain`); Jinja escapes the markup."""
+    out: list[dict[str, Any]] = []
+    for i, n in enumerate(fmap.nodes):
+        for m in n.members:
+            mark = fmap.marks.get(m)
+            if mark is None:
+                continue
+            plat = fmap.platform_of.get(m, n.platform)
+            for it in mark.items:
+                out.append({"s": it.severity, "rank": RANK.get(it.severity, 9), "dev": m, "plat": plat,
+                            "rule": escape.plain(it.rule), "where": escape.plain(it.where),
+                            "what": escape.plain(it.title), "node": i})
+    out.sort(key=lambda r: (r["rank"], natural_key(r["dev"])))
+    for k, r in enumerate(out):
+        r["i"] = k
+    return out
 
 
 def render(fmap: FabricMap) -> str:
@@ -307,19 +308,31 @@ def render(fmap: FabricMap) -> str:
     tiers = sorted({n.tier for n in fmap.nodes}, reverse=True)
     tier_rows = [(fmap.tiers.get(t, str(t)), next(n.y for n in fmap.nodes if n.tier == t)) for t in tiers]
     per_tier = {t: sum(1 for n in fmap.nodes if n.tier == t) for t in tiers}
-    data = escape.script_json(_data(fmap))
+    by_tier = {t: [n for n in fmap.nodes if n.tier == t] for t in tiers}
     plats = sorted({p for n in fmap.nodes for p in n.platform.split("/")}, key=natural_key)
-    return _PAGE.render(
+    table = rows(fmap)
+    return _ENV.from_string(_asset("html", "page.html.j2")).render(
         m=fmap,
         colors=COLORS,
         labels=_LABELS,
         paths=[(c, "".join(segs[c])) for c in order],
         tier_rows=tier_rows,
-        show_labels={t: per_tier[t] <= 60 for t in tiers},
+        show_labels={t: labels_fit(by_tier[t], _step(fmap, by_tier[t])) for t in tiers},
         big={t: 18 if per_tier[t] <= 60 else 10 for t in tiers},
-        data=data,
+        data=escape.script_json(_data(fmap)),
         platforms=plats,
+        rules=sorted({r["rule"] for r in table if r["rule"]}, key=natural_key),
+        rows=table,
+        css=_asset("html", "page.css"),
+        panzoom=_panzoom(),
+        script=_asset("html", "page.js"),
     )
+
+
+def _step(fmap: FabricMap, nodes: list[Any]) -> float:
+    """The distance between two nodes of a row of the tier (`fabricmap.build`'s layout)."""
+    rows = -(-len(nodes) // ROW_NODES)
+    return (fmap.width - 80) / max(1, -(-len(nodes) // rows))
 
 
 def _data(fmap: FabricMap) -> dict[str, Any]:

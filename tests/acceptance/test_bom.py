@@ -188,6 +188,13 @@ def test_record_refuses_a_failed_verdict_and_bad_files(live, tmp_path: Path) -> 
     res = _run(["acceptance", "record", str(tmp_path / "verdict.json"), "--bom", str(tmp_path / "bom.json"),
                 "-o", str(tmp_path / "baseline.json")], env)
     assert res.returncode == 2 and "did not pass" in res.stderr and not (tmp_path / "baseline.json").exists()
+    assert res.stderr.strip().splitlines()[-1].startswith(f"error: {tmp_path / 'verdict.json'}: passed: false;")
+    (tmp_path / "verdict.json").write_text(json.dumps({"passed": True, "tests": []}))
+    (tmp_path / "bom.json").write_text(json.dumps({"devices": {"leaf1": {"status": "unreachable"}}}))
+    res = _run(["acceptance", "record", str(tmp_path / "verdict.json"), "--bom", str(tmp_path / "bom.json"),
+                "-o", str(tmp_path / "baseline.json")], env)
+    assert res.returncode == 2 and not (tmp_path / "baseline.json").exists()
+    assert res.stderr.strip().splitlines()[-1].startswith(f"error: {tmp_path / 'bom.json'}: devices: the BOM has unread")
     (tmp_path / "broken.json").write_text("[1, 2")
     res = _run(["drift", str(LAB_INTENT), "--inventory", str(inv), "--baseline", str(tmp_path / "broken.json")], env)
     assert res.returncode == 2 and "Traceback" not in res.stderr

@@ -231,3 +231,12 @@ def test_cli_verdict_formats_and_exit_codes(plan2: AcceptancePlan, tmp_path: Pat
         res = subprocess.run(exe + args, capture_output=True, text=True)
         assert res.returncode == 2, (args, res.stdout, res.stderr)
         assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
+
+
+def test_an_unreadable_result_names_its_file_once(tmp_path: Path) -> None:
+    """Without a plan the test is named after its file: the RC409 message does not repeat the name."""
+    bad = tmp_path / "garbage.txt"
+    bad.write_text("garbage\n")
+    v = judge([bad])
+    [f] = [f for f in v.findings if f.rule == "RC409"]
+    assert f.test == "garbage.txt" and f.message == "not an nccl-tests or perftest output"

@@ -44,3 +44,26 @@ def test_vault_that_cannot_be_opened(tmp_path: Path, password: str | None, expec
     errs = [ln for ln in res.stderr.splitlines() if ln.startswith("error")]
     assert errs == [f"error: cannot decrypt ansible_password of leaf1: {expect} (" + errs[0].split(" (")[-1]]
     assert "s3cret" not in res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "huge", "directory"])
+def test_vault_password_file_that_is_not_a_small_regular_file(tmp_path: Path, kind: str) -> None:
+    """A FIFO would hang the read, a huge file would be loaded whole: both are refused before Ansible opens
+    them, in one line naming the file."""
+    import os
+
+    inv = _vaulted_inventory(tmp_path)
+    pw = tmp_path / "vault-pass"
+    if kind == "fifo":
+        os.mkfifo(pw)
+    elif kind == "huge":
+        pw.write_bytes(b"x" * (64 * 1024 + 1))
+    else:
+        pw.mkdir()
+    env = {"ROCECONF_VAULT_PASSWORD_FILE": str(pw), "ANSIBLE_VAULT_PASSWORD_FILE": ""}
+    res = run("drift", str(LAB), "--inventory", str(inv), "--timeout", "1", "--retries", "0", env=env, timeout=60)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "Traceback" not in res.stderr
+    errs = [ln for ln in res.stderr.splitlines() if ln.startswith("error")]
+    assert len(errs) == 1 and errs[0].startswith("error: cannot read the vault password file "), errs
+    assert str(pw) in errs[0]

@@ -19,37 +19,20 @@ single switch for both); ``rdma.roce_tos`` from RDMA-CM configfs (cc ``roce_dscp
 
 from __future__ import annotations
 
-from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.platforms.base import Fact, host_nic
+from roceconf.platforms.bnxt import parser, readback
 from roceconf.platforms.bnxt.parser import parse, parse_shared
 from roceconf.platforms.bnxt.readback import readback_commands, simulate
 from roceconf.platforms.bnxt.render import app_entries, bnxt_prio_tc, cc_values
 from roceconf.platforms.bnxt.syntax import NAME, cc_dir
 from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
 
-PLATFORM = Platform(
-    apply_method="script",
-    name=NAME,
-    kind="nic",
-    title="Broadcom Thor/Thor2 (bnxt_en + bnxt_re)",
-    extension="sh",
-    capabilities=Capabilities(
-        dscp_map_replaced=True,
-        every_dscp_mapped=True,
-        min_mtu=Fact(68, "Linux ETH_MIN_MTU; bnxt_en may allow less"),
-        max_mtu=Fact(9500, "bnxt_en BNXT_MAX_MTU (ip -d link show: max_mtu)"),
-        max_lossless_priorities=Fact(1, "bnxt_re README: RoCE supports only one priority (TC1)"),
-        ecn=False,
-        scheduling=True,
-        notes=(
-            "bnxt_re TC layout: TC0 L2, TC1 RoCE, TC2 CNP (+L2), TC3-7 L2; roceconf renders prio-tc accordingly.",
-            "One DCQCN switch (ecn_enable) for reaction and notification point: dcqcn_rp == dcqcn_np.",
-            "The CNP DSCP APP entry is programmed last (bnxt_re README).",
-            "configfs cc values are hex; nothing takes effect until 'apply'.",
-        ),
-    ),
-    parse=parse,
-    parse_shared=parse_shared,
-    filters={
+PLATFORM = host_nic(
+    NAME,
+    "Broadcom Thor/Thor2 (bnxt_en + bnxt_re)",
+    parser,
+    readback,
+    {
         **FILTERS,
         **GLOBALS_HELPERS,
         "bnxt_prio_tc": bnxt_prio_tc,
@@ -57,6 +40,15 @@ PLATFORM = Platform(
         "cc_values": cc_values,
         "cc_dir": cc_dir,
     },
-    readback_commands=readback_commands,
-    simulate=simulate,
+    min_mtu=Fact(68, "Linux ETH_MIN_MTU; bnxt_en may allow less"),
+    max_mtu=Fact(9500, "bnxt_en BNXT_MAX_MTU (ip -d link show: max_mtu)"),
+    max_lossless_priorities=Fact(1, "bnxt_re README: RoCE supports only one priority (TC1)"),
+    notes=(
+        "bnxt_re TC layout: TC0 L2, TC1 RoCE, TC2 CNP (+L2), TC3-7 L2; roceconf renders prio-tc accordingly.",
+        "One DCQCN switch (ecn_enable) for reaction and notification point: dcqcn_rp == dcqcn_np.",
+        "The CNP DSCP APP entry is programmed last (bnxt_re README).",
+        "configfs cc values are hex; nothing takes effect until 'apply'.",
+    ),
 )
+
+__all__ = ["PLATFORM", "parse", "parse_shared", "readback_commands", "simulate"]

@@ -30,38 +30,30 @@ Modelling rules:
 
 from __future__ import annotations
 
-from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.platforms.base import Fact, host_nic
+from roceconf.platforms.connectx import parser, readback
 from roceconf.platforms.connectx.parser import parse, parse_shared
 from roceconf.platforms.connectx.readback import readback_commands, simulate
 from roceconf.platforms.connectx.render import FILTERS
 from roceconf.platforms.connectx.syntax import NAME
 
-PLATFORM = Platform(
-    apply_method="script",
-    name=NAME,
-    kind="nic",
-    title="NVIDIA ConnectX-6/7 (mlx5, mlnx_qos)",
-    extension="sh",
-    capabilities=Capabilities(
-        dscp_map_replaced=True,
-        every_dscp_mapped=True,
-        min_mtu=Fact(68, "mlx5 netdev minmtu as reported by `ip -d link show` on ConnectX ports"),
-        max_mtu=Fact(9978, "mlx5 netdev maxmtu as reported by `ip -d link show` on ConnectX-5/6/7 ports"),
-        max_lossless_priorities=Fact(
-            8, "mlnx_qos --pfc takes one enable bit for each of the 8 priorities (Mellanox/mlnx-tools)"
-        ),
-        per_port=frozenset({"mtu", "trust", "pfc", "link_pause", "scheduling"}),
-        ecn=False,
-        scheduling=True,
-        notes=(
-            "ECN marking is a switch function; the NIC side is DCQCN (rdma.dcqcn_rp / dcqcn_np).",
-            "DCQCN per-priority enables and CNP settings use MLNX_OFED sysfs (ecn/roce_np, ecn/roce_rp).",
-            "Changing the PFC mask makes mlx5 toggle the port link.",
-        ),
+PLATFORM = host_nic(
+    NAME,
+    "NVIDIA ConnectX-6/7 (mlx5, mlnx_qos)",
+    parser,
+    readback,
+    FILTERS,
+    min_mtu=Fact(68, "mlx5 netdev minmtu as reported by `ip -d link show` on ConnectX ports"),
+    max_mtu=Fact(9978, "mlx5 netdev maxmtu as reported by `ip -d link show` on ConnectX-5/6/7 ports"),
+    max_lossless_priorities=Fact(
+        8, "mlnx_qos --pfc takes one enable bit for each of the 8 priorities (Mellanox/mlnx-tools)"
     ),
-    parse=parse,
-    parse_shared=parse_shared,
-    filters=FILTERS,
-    readback_commands=readback_commands,
-    simulate=simulate,
+    per_port=frozenset({"mtu", "trust", "pfc", "link_pause", "scheduling"}),
+    notes=(
+        "ECN marking is a switch function; the NIC side is DCQCN (rdma.dcqcn_rp / dcqcn_np).",
+        "DCQCN per-priority enables and CNP settings use MLNX_OFED sysfs (ecn/roce_np, ecn/roce_rp).",
+        "Changing the PFC mask makes mlx5 toggle the port link.",
+    ),
 )
+
+__all__ = ["PLATFORM", "parse", "parse_shared", "readback_commands", "simulate"]

@@ -1,6 +1,6 @@
 """NVIDIA ConnectX (mlx5) counters over SSH: ``ethtool -S <port>`` and the RDMA device's ``hw_counters``.
 
-Sources (``SOURCES``): Linux kernel documentation, Documentation/networking/device_drivers/ethernet/
+Sources (``COUNTERS.sources``): Linux kernel documentation, Documentation/networking/device_drivers/ethernet/
 mellanox/mlx5/counters.rst ("Physical port counters": ``rx_prio[p]_pause``, ``rx_prio[p]_pause_duration``,
 ``tx_prio[p]_pause``, ``tx_prio[p]_pause_duration`` in microseconds, ``rx_prio[p]_discards``,
 ``rx_discards_phy``) and NVIDIA's "Understanding mlx5 Linux Counters and Status Parameters"
@@ -12,18 +12,7 @@ mellanox/mlx5/counters.rst ("Physical port counters": ``rx_prio[p]_pause``, ``rx
 
 from __future__ import annotations
 
-from roceconf.counters.hostnic import (
-    ETHTOOL,
-    HW_COUNTERS,
-    command_port,
-    format_ethtool,
-    format_grep,
-    grep_files,
-    key_values,
-    named,
-    parse_bundle,
-)
-from roceconf.counters.model import CounterSpec, PortCounters
+from roceconf.counters.hostnic import ethtool_and_hw_counters
 
 ETHTOOL_PRIO = {
     "rx_prio{p}_pause": "pfc_rx",
@@ -43,37 +32,11 @@ HW_PORT = {
     "local_ack_timeout_err": "local_ack_timeout_err",
     "implied_nak_seq_err": "implied_nak_seq_err",
 }
-SOURCES = {
-    ETHTOOL: "Linux Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst: rx/tx_prio[p]_pause, rx/tx_prio[p]_pause_duration (us), rx_prio[p]_discards, rx_discards_phy",
-    HW_COUNTERS: "NVIDIA, Understanding mlx5 Linux Counters: hw_counters np_cnp_sent, np_ecn_marked_roce_packets, rp_cnp_handled, rp_cnp_ignored, out_of_sequence, packet_seq_err, local_ack_timeout_err, implied_nak_seq_err",
-}
-_READERS = {ETHTOOL: key_values, HW_COUNTERS: grep_files}
-_TABLES = {ETHTOOL: (ETHTOOL_PRIO, ETHTOOL_PORT), HW_COUNTERS: ({}, HW_PORT)}
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return [t.format(port=p) for p in ports for t in (ETHTOOL, HW_COUNTERS)]
-
-
-def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
-    return parse_bundle(outputs, _READERS, _TABLES)
-
-
-def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
-
-    hit = command_port(command, [ETHTOOL, HW_COUNTERS])
-    if hit is None:
-        return None
-    template, port = hit
-    pc = ports.get(port)
-    if pc is None:
-        return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
-    if template == ETHTOOL:
-        return format_ethtool(named(pc, ETHTOOL_PRIO, ETHTOOL_PORT))
-    dev = rdma.get(port) or "mlx5_0"
-    return format_grep(
-        f"/sys/class/net/{port}/device/infiniband/{dev}/ports/1/hw_counters", named(pc, {}, HW_PORT)
-    )
-
-
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")
+COUNTERS = ethtool_and_hw_counters(
+    ETHTOOL_PRIO,
+    ETHTOOL_PORT,
+    HW_PORT,
+    ethtool_source="Linux Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst: rx/tx_prio[p]_pause, rx/tx_prio[p]_pause_duration (us), rx_prio[p]_discards, rx_discards_phy",
+    hw_source="NVIDIA, Understanding mlx5 Linux Counters: hw_counters np_cnp_sent, np_ecn_marked_roce_packets, rp_cnp_handled, rp_cnp_ignored, out_of_sequence, packet_seq_err, local_ack_timeout_err, implied_nak_seq_err",
+    lab_rdma_device="mlx5_0",
+)

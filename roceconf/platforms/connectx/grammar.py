@@ -19,6 +19,9 @@ same commands and requires the same verdict. Checks, from the source:
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
+
+from roceconf.platforms.base import refusals
 
 _LONG = {
     "--pfc": "pfc",
@@ -67,6 +70,13 @@ def _opt_error(msg: str) -> Refused:
     return Refused(f"{USAGE}\n\nmlnx_qos: error: {msg}", 2)
 
 
+def _next_word(argv: list[str], i: int, option: str) -> str:
+    """The value of the option at ``argv[i]`` when it is not attached to it: the next word."""
+    if i + 1 >= len(argv):
+        raise _opt_error(f"{option} option requires 1 argument")
+    return argv[i + 1]
+
+
 def parse_options(argv: list[str]) -> tuple[dict[str, list[str]], list[str]]:
     """optparse as mlnx_qos configures it: ({dest: [values]}, positional args)."""
     opts: dict[str, list[str]] = {}
@@ -92,9 +102,7 @@ def parse_options(argv: list[str]) -> tuple[dict[str, list[str]], list[str]]:
                 i += 1
                 continue
             if not eq:
-                if i + 1 >= len(argv):
-                    raise _opt_error(f"{cands[0]} option requires 1 argument")
-                value = argv[i + 1]
+                value = _next_word(argv, i, cands[0])
                 i += 1
             opts.setdefault(dest, []).append(value)
             i += 1
@@ -112,9 +120,7 @@ def parse_options(argv: list[str]) -> tuple[dict[str, list[str]], list[str]]:
                     continue
                 value = a[j + 1 :]
                 if not value:
-                    if i + 1 >= len(argv):
-                        raise _opt_error(f"{sw} option requires 1 argument")
-                    value = argv[i + 1]
+                    value = _next_word(argv, i, sw)
                     i += 1
                 opts.setdefault(dest, []).append(value)
                 break
@@ -135,13 +141,28 @@ def _int(text: str, lo: int, hi: int, what: str) -> int:
     return v
 
 
-def _eight(text: str, what: str, too_many: str) -> list[str]:
+def _in(lo: int, hi: int, what: str) -> Callable[[int, str], object]:
+    """The item check of a list of integers ``lo..hi`` (``parse_int``)."""
+    return lambda n, t: _int(t, lo, hi, what)
+
+
+def _items(text: str, too_many: str, item: Callable[[int, str], object], count: str | None) -> list[str]:
+    """A comma list of one value per priority or TC, checked as mlnx_qos does: each item in turn with
+    ``item(index, text)`` (a ninth item is refused as ``too_many`` when it is reached), then the number of
+    items (``count``: the message when there are not 8; None: fewer are accepted)."""
     items = text.split(",")
-    if len(items) > 8:
-        raise Refused(too_many)
-    if len(items) != 8:
-        raise Refused(f"{what} list must have 8 items")
+    for n, t in enumerate(items):
+        if n >= 8:
+            raise Refused(too_many)
+        item(n, t)
+    if count is not None and len(items) != 8:
+        raise Refused(count)
     return items
+
+
+def _tsa(n: int, t: str) -> None:
+    if t not in ("strict", "ets", "vendor"):
+        raise Refused(f"('Bad TSA value: ', '{t}')\n{USAGE}")
 
 
 def check(argv: list[str]) -> None:
@@ -177,13 +198,7 @@ def check(argv: list[str]) -> None:
                 raise Refused(f"Bad value for 'PFC': {t}")
         return
     if "pfc" in last:
-        items = last["pfc"].split(",")
-        for n, t in enumerate(items):
-            if n >= 8:
-                raise Refused("Too many items for PFC")
-            _int(t, 0, 1, "PFC")
-        if len(items) != 8:
-            raise Refused("pfc list must have 8 items")
+        _items(last["pfc"], "Too many items for PFC", _in(0, 1, "PFC"), "pfc list must have 8 items")
     if "dscp2prio" in opts and "trust" in last:
         raise Refused("trust and dscp2prio commands cannot be used at the same time.")
     for opt in opts.get("dscp2prio", []):
@@ -201,48 +216,29 @@ def check(argv: list[str]) -> None:
     if "trust" in last and last["trust"] not in ("dscp", "pcp"):
         raise Refused("Invalid trust state command. Refer to the help.")
     if "prio2buffer" in last:
-        for n, t in enumerate(last["prio2buffer"].split(",")):
-            if n >= 8:
-                raise Refused("Too many items for prio2buffer")
-            _int(t, 0, 7, "prio buffer")
+        _items(last["prio2buffer"], "Too many items for prio2buffer", _in(0, 7, "prio buffer"), None)
     if "ratelimit" in last:
-        items = last["ratelimit"].split(",")
-        for n, t in enumerate(items):
-            if n >= 8:
-                raise Refused("Too many items for ratelimit")
-            _int(t, 0, 1_000_000, "ratelimit")
-        if len(items) != 8:
-            raise Refused("ratelimit must have 8 items")
+        limit = _in(0, 1_000_000, "ratelimit")
+        _items(last["ratelimit"], "Too many items for ratelimit", limit, "ratelimit must have 8 items")
     tsa: list[str] | None = None
     if "tsa" in last:
-        items = last["tsa"].split(",")
-        for n, t in enumerate(items):
-            if n >= 8:
-                raise Refused("Too many items for TSA")
-            if t not in ("strict", "ets", "vendor"):
-                raise Refused(f"('Bad TSA value: ', '{t}')\n{USAGE}")
-        if len(items) != 8:
-            raise Refused("tsa list must have 8 items")
-        tsa = items
+        tsa = _items(last["tsa"], "Too many items for TSA", _tsa, "tsa list must have 8 items")
+
+    def ets_bw(n: int, t: str) -> None:
+        bw = _int(t, 0, 100, "ETS BW")
+        # without --tsa in the same call the device's current TSA decides (not known here): strict
+        if (tsa[n] if tsa is not None else "strict") != "ets" and bw != 0:
+            raise Refused(f"ETS BW for a strict/vendor TC must be 0\n{USAGE}")
+
     if "tc_bw" in last:
-        items = last["tc_bw"].split(",")
-        for n, t in enumerate(items):
-            if n >= 8:
-                raise Refused("Too many items for ETS BW")
-            bw = _int(t, 0, 100, "ETS BW")
-            # without --tsa in the same call the device's current TSA decides (not known here): strict
-            if (tsa[n] if tsa is not None else "strict") != "ets" and bw != 0:
-                raise Refused(f"ETS BW for a strict/vendor TC must be 0\n{USAGE}")
-        if len(items) != 8:
-            raise Refused("tcbw list must have 8 items")
+        _items(last["tc_bw"], "Too many items for ETS BW", ets_bw, "tcbw list must have 8 items")
     if "prio_tc" in last:
-        items = last["prio_tc"].split(",")
-        for n, t in enumerate(items):
-            if n >= 8:
-                raise Refused("Too many items in UP => TC mapping")
-            _int(t, 0, 7, "UP => TC mapping")
-        if len(items) != 8:
-            raise Refused("prio_tc list must have 8 items")
+        up_tc = _in(0, 7, "UP => TC mapping")
+        _items(last["prio_tc"], "Too many items in UP => TC mapping", up_tc, "prio_tc list must have 8 items")
+
+
+def _printed(exc: Refused) -> str:
+    return str(exc) or f"(exit {exc.code}, no message)"
 
 
 def check_line(line: str) -> None:
@@ -252,13 +248,7 @@ def check_line(line: str) -> None:
 
 def check_script(text: str) -> list[tuple[int, str, str]]:
     """[(line, command, mlnx_qos's message)] for every refused mlnx_qos command of a script."""
-    bad = []
-    for n, argv in commands_in_script(text):
-        try:
-            check(argv)
-        except Refused as exc:
-            bad.append((n, " ".join(argv), str(exc) or f"(exit {exc.code}, no message)"))
-    return bad
+    return refusals(commands_in_script(text), check, Refused, _printed)
 
 
 def commands_in_script(text: str) -> list[tuple[int, list[str]]]:

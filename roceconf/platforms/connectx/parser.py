@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from roceconf.names import natural_key
-from roceconf.platforms.base import parse_shared_by_line, split_outputs, split_words
+from roceconf.platforms.base import ethtool_pause, parse_shared_by_line, split_outputs, split_words
 from roceconf.platforms.connectx.syntax import (
     _CONFIGFS_TOS,
     _FAIL,
@@ -444,21 +444,12 @@ class _Parser:
         if _FAIL.search(text) or not text:
             self.unsupported(cmd, start - 1, text or "empty output")
             return
-        rx = tx = None
-        where: list[int] = []
-        for k, ln in enumerate(lines):
-            mm = re.match(r"^\s*(RX|TX):\s*(on|off)\s*$", ln)
-            if mm:
-                if mm.group(1) == "RX":
-                    rx = mm.group(2) == "on"
-                else:
-                    tx = mm.group(2) == "on"
-                where.append(start + k)
+        rx, tx, where = ethtool_pause(lines)
         p = self.port(ifname, start, text[:200])
         if rx is None and tx is None:
             return
         p.itf.link_pause = bool(rx) or bool(tx)
-        self.state.at(f"interfaces.{ifname}.link_pause", where, text[:200])
+        self.state.at(f"interfaces.{ifname}.link_pause", [start + k for k in where], text[:200])
 
     def mlnx_qos_output(self, ifname: str, lines: list[str], start: int, cmd: str) -> None:
         text = "\n".join(lines)

@@ -21,8 +21,8 @@ import json
 import logging
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
-from roceconf.counters.parsing import dig, jload, priority_of
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.parsing import dig, json_object, priority_of, read_outputs
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +39,6 @@ SOURCES = {
     QUEUES: "Arista EOS User Manual, Quality of Service: show interfaces counters queue detail (egressQueueCounters: ucastQueues.trafficClasses.TC<n>.dropPrecedences.DP<n>.droppedPackets, as ANTA reads it)",
     ECN: "Arista EOS User Manual, Quality of Service: show qos interfaces ecn counters queue (intfQueueCounters.<if>.queueCounters.<queue>, as ANTA reads it)",
 }
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 def _first(d: dict[str, Any], *names: str) -> int | None:
@@ -65,77 +61,71 @@ def _drops(tc: dict[str, Any]) -> int | None:
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
-    ports: dict[str, PortCounters] = {}
-    warnings: list[str] = []
-    unknown: set[str] = set()
-    try:
-        for cmd, text in outputs.items():
-            cmd = cmd.replace(" | json", "").strip()
-            if cmd not in _READ:
-                continue
-            data = jload(text)
-            if not isinstance(data, dict):
-                if text.strip():
-                    warnings.append(f"{cmd}: not a JSON object")
-                continue
-            if cmd == QUEUES:
-                ifs = dig(data, "egressQueueCounters", "interfaces")
-            elif cmd == ECN:
-                ifs = data.get("intfQueueCounters")
-            else:
-                ifs = data.get("interfaces")
-            if not isinstance(ifs, dict):
-                unknown.update(f"{cmd}: {k}" for k in data)
-                continue
-            for name, body in ifs.items():
-                if not isinstance(body, dict):
+    return read_outputs(outputs, _read, log)
+
+
+def _read(
+    cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
+) -> None:
+    """One command's JSON answer (``| json`` or not): the interfaces it lists."""
+    cmd = cmd.replace(" | json", "").strip()
+    if cmd not in _READ:
+        return
+    data = json_object(cmd, text, warnings, "not a JSON object")
+    if data is None:
+        return
+    if cmd == QUEUES:
+        ifs = dig(data, "egressQueueCounters", "interfaces")
+    elif cmd == ECN:
+        ifs = data.get("intfQueueCounters")
+    else:
+        ifs = data.get("interfaces")
+    if not isinstance(ifs, dict):
+        unknown.update(f"{cmd}: {k}" for k in data)
+        return
+    for name, body in ifs.items():
+        if not isinstance(body, dict):
+            continue
+        pc = ports.setdefault(str(name), PortCounters())
+        if cmd == PFC:
+            for prio, c in (body.get("priorities") or {}).items():
+                p = priority_of(prio)
+                if p is None or not isinstance(c, dict):
                     continue
-                pc = ports.setdefault(str(name), PortCounters())
-                if cmd == PFC:
-                    for prio, c in (body.get("priorities") or {}).items():
-                        p = priority_of(prio)
-                        if p is None or not isinstance(c, dict):
-                            continue
-                        unknown.update(f"{cmd}: {k}" for k in c if k not in ("rxFrames", "txFrames"))
-                        rx, tx = _first(c, "rxFrames"), _first(c, "txFrames")
-                        if rx is not None:
-                            pc.set_prio("pfc_rx", p, rx)
-                        if tx is not None:
-                            pc.set_prio("pfc_tx", p, tx)
-                elif cmd == WATCHDOG:
-                    pc.wd_shut = pc.wd_shut or []
-                    for q, c in (body.get("txQueues") or {}).items():
-                        p = priority_of(q)
-                        if p is None or not isinstance(c, dict):
-                            continue
-                        stuck, rec = _first(c, "stuckCount"), _first(c, "recoveryCount")
-                        if stuck is not None:
-                            pc.set_prio("wd_detected", p, stuck)
-                        if rec is not None:
-                            pc.set_prio("wd_restored", p, rec)
-                        if stuck is not None and rec is not None and stuck > rec:
-                            pc.shut(p)  # stuck and not yet recovered: the watchdog holds the queue
-                elif cmd in (QUEUES, VOQ):
-                    tcs = (
-                        dig(body, "ucastQueues", "trafficClasses")
-                        if cmd == QUEUES
-                        else body.get("trafficClasses")
-                    )
-                    for q, c in (tcs if isinstance(tcs, dict) else {}).items():
-                        p = priority_of(q)
-                        v = _drops(c) if isinstance(c, dict) else None
-                        if p is not None and v is not None:
-                            pc.set_prio("queue_drops", p, v)
-                elif cmd == ECN:
-                    for q, c in (body.get("queueCounters") or {}).items():
-                        p, v = priority_of(q), to_int(c)
-                        if p is not None and v is not None:  # "-": not counted on that queue
-                            pc.set_prio("ecn_marked", p, v)
-    except Exception as e:  # noqa: BLE001 - a parser never raises
-        warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    if unknown:
-        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
+                unknown.update(f"{cmd}: {k}" for k in c if k not in ("rxFrames", "txFrames"))
+                rx, tx = _first(c, "rxFrames"), _first(c, "txFrames")
+                if rx is not None:
+                    pc.set_prio("pfc_rx", p, rx)
+                if tx is not None:
+                    pc.set_prio("pfc_tx", p, tx)
+        elif cmd == WATCHDOG:
+            for q, c in (body.get("txQueues") or {}).items():
+                p = priority_of(q)
+                if p is None or not isinstance(c, dict):
+                    continue
+                stuck, rec = _first(c, "stuckCount"), _first(c, "recoveryCount")
+                if stuck is not None:
+                    pc.set_prio("wd_detected", p, stuck)
+                if rec is not None:
+                    pc.set_prio("wd_restored", p, rec)
+                if stuck is not None and rec is not None:
+                    pc.wd_state(p, stuck > rec)  # stuck and not yet recovered: held shut
+        elif cmd in (QUEUES, VOQ):
+            tcs = (
+                dig(body, "ucastQueues", "trafficClasses")
+                if cmd == QUEUES
+                else body.get("trafficClasses")
+            )
+            for q, c in (tcs if isinstance(tcs, dict) else {}).items():
+                p = priority_of(q)
+                v = _drops(c) if isinstance(c, dict) else None
+                if p is not None and v is not None:
+                    pc.set_prio("queue_drops", p, v)
+        elif cmd == ECN:
+            for q, c in (body.get("queueCounters") or {}).items():
+                p, v = priority_of(q), to_int(c)
+                if p is not None and v is not None:  # "-": not counted on that queue
+                    pc.set_prio("ecn_marked", p, v)
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
@@ -186,5 +176,5 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
 
 
 COUNTERS = CounterSpec(
-    commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json"
+    commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json"
 )

@@ -702,24 +702,16 @@ class _Parser:
                 self.warn(
                     f"{kind} classifier {name} is defined but not applied to any interface", cl.line, "UNUSED"
                 )
-        for name, c in self.cnps.items():
-            if not c.used:
-                self.warn(
-                    f"congestion-notification-profile {name} is defined but not applied", c.line, "UNUSED"
-                )
-        for name, o in self.smaps.items():
-            if not o.used:
-                self.warn(f"scheduler-map {name} is defined but not applied", o.line, "UNUSED")
-        for name, sc in self.schedulers.items():
-            if not sc.used:
-                self.warn(
-                    f"scheduler {name} is defined but not used by an applied scheduler-map", sc.line, "UNUSED"
-                )
-        for name, dp in self.drop_profiles.items():
-            if not dp.used:
-                self.warn(
-                    f"drop profile {name} is defined but not used by an applied scheduler", dp.line, "UNUSED"
-                )
+        unused = (
+            (self.cnps, "congestion-notification-profile {} is defined but not applied"),
+            (self.smaps, "scheduler-map {} is defined but not applied"),
+            (self.schedulers, "scheduler {} is defined but not used by an applied scheduler-map"),
+            (self.drop_profiles, "drop profile {} is defined but not used by an applied scheduler"),
+        )
+        for objects, message in unused:
+            for name, o in objects.items():
+                if not o.used:
+                    self.warn(message.format(name), o.line, "UNUSED")
 
 
 def _ecn_from_profile(dp: _DropProfile) -> Ecn | None:

@@ -4,7 +4,9 @@ helpers share."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 # ------------------------------------------------------------------------------------ constants
 
@@ -95,20 +97,23 @@ def parse_pcp(token: str) -> int | None:
     return PCP_ALIASES.get(t)
 
 
+N = TypeVar("N", int, float)
+
+
 def _int(token: str | None) -> int | None:
-    if token is None:
-        return None
-    try:
-        return int(token)
-    except ValueError:
-        return None
+    return _number(token, int)
 
 
 def _num(token: str | None) -> float | None:
+    return _number(token, float)
+
+
+def _number(token: str | None, kind: Callable[[str], N]) -> N | None:
+    """``kind(token)`` (int or float), None where the token is absent or not such a number."""
     if token is None:
         return None
     try:
-        return float(token)
+        return kind(token)
     except ValueError:
         return None
 

@@ -21,40 +21,32 @@ State mapping (both inputs):
 
 from __future__ import annotations
 
-from roceconf.platforms.base import Capabilities, Fact, Platform
+from roceconf.platforms.base import Fact, host_nic
+from roceconf.platforms.linux_dcb import parser, readback
 from roceconf.platforms.linux_dcb.parser import parse, parse_shared
 from roceconf.platforms.linux_dcb.readback import readback_commands, simulate
 from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
 from roceconf.platforms.linux_dcb.syntax import NAME
 
 # --------------------------------------------------------------------------- platform
-PLATFORM = Platform(
-    apply_method="script",
-    name=NAME,
-    kind="nic",
-    title="Generic Linux host NIC (iproute2 dcb)",
-    extension="sh",
-    capabilities=Capabilities(
-        dscp_map_replaced=True,
-        every_dscp_mapped=True,
-        min_mtu=Fact(68, "Linux ETH_MIN_MTU (include/uapi/linux/if_ether.h)"),
-        max_mtu=Fact(9000, "common jumbo MTU; the real limit is per driver (ip -d link show: max_mtu)"),
-        max_lossless_priorities=Fact(8, "IEEE 802.1Qaz PFC: up to 8 priorities (dcb pfc show: pfc-cap)"),
-        ecn=False,
-        scheduling=True,
-        notes=(
-            "Trust is DSCP iff the port has DSCP APP entries (dcb app); there is no separate trust knob.",
-            "Every DSCP 0-63 gets an APP entry (the intent's default class takes the DSCPs it does not name); "
-            "a DSCP without an entry would use the port's default priority (dcb app default-prio, else 0).",
-            "Traffic classes are contiguous (Intel ice_dcb_tc_contig): classes take TC 0, 1, 2, ... in "
-            "priority order; each TC reads back as the lowest priority mapped to it.",
-            "The host-wide DSCP map is the map most DSCP-trusting ports share.",
-            "ECN marking is switch-side; DCQCN knobs are vendor specific (not expressed by this platform).",
-        ),
+PLATFORM = host_nic(
+    NAME,
+    "Generic Linux host NIC (iproute2 dcb)",
+    parser,
+    readback,
+    {**FILTERS, **GLOBALS_HELPERS},
+    min_mtu=Fact(68, "Linux ETH_MIN_MTU (include/uapi/linux/if_ether.h)"),
+    max_mtu=Fact(9000, "common jumbo MTU; the real limit is per driver (ip -d link show: max_mtu)"),
+    max_lossless_priorities=Fact(8, "IEEE 802.1Qaz PFC: up to 8 priorities (dcb pfc show: pfc-cap)"),
+    notes=(
+        "Trust is DSCP iff the port has DSCP APP entries (dcb app); there is no separate trust knob.",
+        "Every DSCP 0-63 gets an APP entry (the intent's default class takes the DSCPs it does not name); "
+        "a DSCP without an entry would use the port's default priority (dcb app default-prio, else 0).",
+        "Traffic classes are contiguous (Intel ice_dcb_tc_contig): classes take TC 0, 1, 2, ... in "
+        "priority order; each TC reads back as the lowest priority mapped to it.",
+        "The host-wide DSCP map is the map most DSCP-trusting ports share.",
+        "ECN marking is switch-side; DCQCN knobs are vendor specific (not expressed by this platform).",
     ),
-    parse=parse,
-    parse_shared=parse_shared,
-    filters={**FILTERS, **GLOBALS_HELPERS},
-    readback_commands=readback_commands,
-    simulate=simulate,
 )
+
+__all__ = ["PLATFORM", "parse", "parse_shared", "readback_commands", "simulate"]

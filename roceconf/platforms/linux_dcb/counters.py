@@ -17,8 +17,10 @@ from typing import Any
 
 from roceconf.counters.hostnic import (
     ETHTOOL,
+    answer_port,
     apply_names,
     command_port,
+    complete,
     format_ethtool,
     key_values,
     named,
@@ -26,6 +28,8 @@ from roceconf.counters.hostnic import (
 )
 from roceconf.counters.model import CounterSpec, PortCounters, to_int
 from roceconf.counters.parsing import jload
+from roceconf.platforms.bnxt.counters import HW_PORT as BNXT_RE_HW
+from roceconf.platforms.connectx.counters import HW_PORT as MLX5_HW
 
 PFC = "dcb -j pfc show dev {port} requests indications"
 #: the same without -j (a saved answer in dcb's text form is read too)
@@ -34,22 +38,8 @@ LINKS = "rdma -j link show"
 STATS = "rdma -j statistic show"
 ETHTOOL_PRIO = {"rx_prio{p}_discards": "pg_drops", "rx_discard_packets_cos{p}": "pg_drops"}
 ETHTOOL_PORT = {"rx_discards_phy": "rx_discards_phy"}
-RDMA_PORT = {
-    "np_cnp_sent": "cnp_sent",
-    "np_ecn_marked_roce_packets": "ecn_roce_rx",
-    "rp_cnp_handled": "cnp_handled",
-    "rp_cnp_ignored": "cnp_ignored",
-    "out_of_sequence": "out_of_sequence",
-    "packet_seq_err": "packet_seq_err",
-    "local_ack_timeout_err": "local_ack_timeout_err",
-    "implied_nak_seq_err": "implied_nak_seq_err",
-    "tx_cnp_pkts": "cnp_sent",
-    "rx_cnp_pkts": "cnp_received",
-    "rx_ecn_marked_pkts": "ecn_roce_rx",
-    "seq_err_naks_rcvd": "packet_seq_err",
-    "res_oos_drop_count": "out_of_sequence",
-    "to_retransmits": "local_ack_timeout_err",
-}
+#: the RoCE counters ``rdma statistic show`` lists under the names their drivers register (mlx5, bnxt_re)
+RDMA_PORT = {**MLX5_HW, **BNXT_RE_HW}
 SOURCES = {
     PFC: "iproute2 dcb-pfc(8): dcb pfc show dev DEV requests indications (PFC frames sent/received per priority)",
     LINKS: "iproute2 rdma-link(8): rdma link show (ifname, port, netdev)",
@@ -82,8 +72,9 @@ _PFC_LINE = re.compile(r"(requests|indications)((?:\s+[0-7]:\d{1,20}){8})\s*")
 
 def _pfc_text(text: str) -> dict[str, dict[int, int]]:
     """dcb's text form: ``requests 0:0 1:0 ... 7:0`` and ``indications ...`` lines, each read only with all
-    eight priorities in order (a cut answer loses the later ones), and only when both lines are there (an
-    answer cut inside its first line's last number has no second line)."""
+    eight priorities in order (a cut answer loses the later ones), and only when both lines are there. An
+    answer cut inside priority 7's number of the last line looks whole here: the missing end mark
+    (:func:`roceconf.counters.hostnic.complete`) keeps it from being read."""
     out: dict[str, dict[int, int]] = {}
     for line in text.replace("\r", "").split("\n"):
         m = _PFC_LINE.fullmatch(line.strip())
@@ -99,6 +90,14 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
     try:
+        whole: dict[str, str] = {}
+        for cmd, text in outputs.items():  # an answer without its end mark was cut: none of it is read
+            body = complete(text)
+            if body is not None:
+                whole[cmd] = body
+            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL]):
+                warnings.append(f"{cmd}: no end mark (a cut answer); not read")
+        outputs = whole
         netdev: dict[tuple[str, int], str] = {}
         links = jload(outputs.get(LINKS, ""))
         for ln in links if isinstance(links, list) else []:
@@ -144,9 +143,6 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     return {n: p for n, p in ports.items() if not p.empty()}, warnings
 
 
-_LAB_RDMA = {k: v for k, v in RDMA_PORT.items() if not k.startswith(("tx_", "rx_", "seq_", "res_", "to_"))}
-
-
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
     cmd = " ".join(command.split())
     if cmd == LINKS:
@@ -166,25 +162,29 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     if cmd == STATS:
         return json.dumps(
             [
-                {"ifname": rdma.get(p) or f"rdma{i}", "port": 1, **named(pc, {}, _LAB_RDMA)}
+                # the lab's hosts answer with mlx5's names
+                {"ifname": rdma.get(p) or f"rdma{i}", "port": 1, **named(pc, {}, MLX5_HW)}
                 for i, (p, pc) in enumerate(ports.items())
             ]
         )
-    hit = command_port(cmd, [PFC, ETHTOOL])
-    if hit is None:
-        return None
-    template, port = hit
-    pc = ports.get(port)
-    if pc is None:
-        return f'Cannot find device "{port}"'
-    if template == ETHTOOL:
-        return format_ethtool(named(pc, {"rx_prio{p}_discards": "pg_drops"}, ETHTOOL_PORT))
+    return answer_port(cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer}, _no_device)
+
+
+def _pfc_answer(port: str, pc: PortCounters) -> str:
     return json.dumps(
         {
             "requests": [pc.prio.get("pfc_tx", {}).get(p, 0) for p in range(8)],
             "indications": [pc.prio.get("pfc_rx", {}).get(p, 0) for p in range(8)],
         }
     )
+
+
+def _ethtool_answer(port: str, pc: PortCounters) -> str:
+    return format_ethtool(named(pc, {"rx_prio{p}_discards": "pg_drops"}, ETHTOOL_PORT))
+
+
+def _no_device(template: str, port: str) -> str:
+    return f'Cannot find device "{port}"'
 
 
 COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")

@@ -25,6 +25,9 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
+
+from roceconf.platforms.base import refusals
 
 MAX_PRIO = 7
 #: rt_dsfield names iproute2 ships (etc/iproute2/rt_dsfield): name -> DS field (DSCP << 2)
@@ -250,17 +253,27 @@ def _check_pfc(args: list[str]) -> None:
 _DCB_FLAGS_NOARG = {"-s", "--statistics", "-N", "--Numeric", "-j", "--json", "-p", "--pretty", "-i", "--iec"}
 
 
-def check_dcb(argv: list[str]) -> None:
-    """Raise :class:`Refused` unless iproute2's ``dcb`` parses ``argv`` (``argv[0] == 'dcb'``)."""
+def _after_options(
+    argv: list[str], flags: set[str] | tuple[str, ...], netns: tuple[str, str], unknown: Callable[[str], str]
+) -> list[str]:
+    """The words after the tool's global options: each of ``flags`` stands alone, each of ``netns`` takes the
+    next word; any other option is refused with the message ``unknown(option)``."""
     i = 1
     while i < len(argv) and argv[i].startswith("-"):
-        if argv[i] in _DCB_FLAGS_NOARG:
+        if argv[i] in flags:
             i += 1
-        elif argv[i] in ("-n", "--netns"):
+        elif argv[i] in netns:
             i += 2
         else:
-            raise Refused(f"dcb: invalid option -- '{argv[i].lstrip('-')}'")
-    rest = argv[i:]
+            raise Refused(unknown(argv[i]))
+    return argv[i:]
+
+
+def check_dcb(argv: list[str]) -> None:
+    """Raise :class:`Refused` unless iproute2's ``dcb`` parses ``argv`` (``argv[0] == 'dcb'``)."""
+    rest = _after_options(
+        argv, _DCB_FLAGS_NOARG, ("-n", "--netns"), lambda opt: f"dcb: invalid option -- '{opt.lstrip('-')}'"
+    )
     if not rest:
         raise Refused("Usage: dcb [ OPTIONS ] OBJECT { COMMAND | help }")
     obj = rest[0]
@@ -300,15 +313,12 @@ def check_dcb(argv: list[str]) -> None:
 
 def check_ip(argv: list[str]) -> None:
     """Raise :class:`Refused` unless iproute2's ``ip`` parses ``argv`` (``link set ... mtu N`` / ``link show``)."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        if argv[i] in ("-j", "-json", "-d", "-details", "-s", "-stats", "-p", "-pretty"):
-            i += 1
-        elif argv[i] in ("-n", "-netns"):
-            i += 2
-        else:
-            raise Refused(f'Option "{argv[i]}" is unknown, try "ip -help".')
-    rest = argv[i:]
+    rest = _after_options(
+        argv,
+        ("-j", "-json", "-d", "-details", "-s", "-stats", "-p", "-pretty"),
+        ("-n", "-netns"),
+        lambda opt: f'Option "{opt}" is unknown, try "ip -help".',
+    )
     if not rest or not matches(rest[0], "link"):
         raise Refused(f"ip {' '.join(rest[:1])}: not modelled by roceconf's grammar check")
     if len(rest) < 2 or matches(rest[1], "show") or matches(rest[1], "list"):
@@ -382,13 +392,7 @@ def commands_in_script(text: str) -> list[tuple[int, list[str]]]:
 
 def check_script(text: str) -> list[tuple[int, str, str]]:
     """[(line, command, iproute2's message)] for every refused dcb/ip command of a script."""
-    bad = []
-    for n, argv in commands_in_script(text):
-        try:
-            check_argv(argv)
-        except Refused as exc:
-            bad.append((n, " ".join(argv), str(exc)))
-    return bad
+    return refusals(commands_in_script(text), check_argv, Refused)
 
 
 # --------------------------------------------------------------------------------- APP table semantics

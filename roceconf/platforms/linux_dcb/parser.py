@@ -7,9 +7,10 @@ import re
 from collections.abc import Callable
 
 from roceconf.names import natural_key
-from roceconf.platforms.base import BUNDLE_MARK, parse_shared_by_line, split_outputs
+from roceconf.platforms.base import BUNDLE_MARK, ethtool_pause, parse_shared_by_line, split_outputs
 from roceconf.platforms.linux_dcb.syntax import (
     _TOS_PATH,
+    APP_KEYWORDS,
     NAME,
     RawPort,
     _int,
@@ -211,18 +212,7 @@ class HostParser:
                 if not out.strip() and "-j" in argv:
                     self.state.warn(f"{cmd}: empty output", start, code="UNSUPPORTED")
                     return
-                g = _keyword_groups(
-                    out,
-                    {
-                        "dscp-prio",
-                        "dgram-port-prio",
-                        "default-prio",
-                        "pcp-prio",
-                        "ethtype-prio",
-                        "stream-port-prio",
-                        "port-prio",
-                    },
-                )
+                g = _keyword_groups(out, APP_KEYWORDS)
                 if out.strip() and not g:  # output that is not `dcb app show` output: unknown, not "no entries"
                     self.state.warn(f"{cmd}: no DCB APP data in output", start)
                     return
@@ -267,22 +257,13 @@ class HostParser:
             self.state.warn(f"{cmd}: no MTU in output", start)
 
     def _bundle_ethtool_a(self, dev: str, start: int, out: str) -> None:
-        rx = tx = None
-        line_no = None
-        for n, line in enumerate(out.split("\n"), start=start):
-            m = re.match(r"^\s*(RX|TX):\s*(on|off)\s*$", line)
-            if m:
-                if m.group(1) == "RX":
-                    rx = m.group(2) == "on"
-                else:
-                    tx = m.group(2) == "on"
-                line_no = line_no or n
+        rx, tx, where = ethtool_pause(out.split("\n"))
         if rx is None and tx is None:
             self.state.warn(f"ethtool -a {dev}: no RX/TX pause lines", start)
             return
         p = self.port(dev, start)
         p.link_pause = bool(rx) or bool(tx)
-        p.at("link_pause", line_no, f"RX: {'on' if rx else 'off'} TX: {'on' if tx else 'off'}")
+        p.at("link_pause", start + where[0], f"RX: {'on' if rx else 'off'} TX: {'on' if tx else 'off'}")
 
     def _bundle_rdma_link(self, start: int, out: str) -> None:
         data = _json(out) if out.strip().startswith("[") else None
@@ -451,18 +432,7 @@ class HostParser:
             return True
         if obj == "app" and verb in ("add", "del", "replace", "flush"):
             p = self.port(dev, n)
-            g = _keyword_groups(
-                " ".join(args),
-                {
-                    "dscp-prio",
-                    "dgram-port-prio",
-                    "default-prio",
-                    "pcp-prio",
-                    "ethtype-prio",
-                    "stream-port-prio",
-                    "port-prio",
-                },
-            )
+            g = _keyword_groups(" ".join(args), APP_KEYWORDS)
             if verb == "flush":
                 sels = set(g) or {"dscp-prio", "dgram-port-prio"}
                 if "dscp-prio" in sels:

@@ -104,7 +104,13 @@ def _tsa(v: str) -> str | None:
     return v if v in _TSA or v == "???" else None
 
 
-def _keyword_groups(text: str, keywords: set[str]) -> dict[str, list[str]]:
+#: the selector keywords of ``dcb app`` entries (iproute2 dcb-app(8)), in commands and in its text output
+APP_KEYWORDS = frozenset(
+    {"dscp-prio", "dgram-port-prio", "default-prio", "pcp-prio", "ethtype-prio", "stream-port-prio", "port-prio"}
+)
+
+
+def _keyword_groups(text: str, keywords: set[str] | frozenset[str]) -> dict[str, list[str]]:
     """Plain-text dcb output: 'kw a:b c:d kw2 ...' -> {kw: [a:b, c:d], kw2: [...]}."""
     out: dict[str, list[str]] = {}
     cur: str | None = None

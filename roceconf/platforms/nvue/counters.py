@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from roceconf.counters.model import CounterSpec, PortCounters, to_int
-from roceconf.counters.parsing import jload, priority_of, tables
+from roceconf.counters.parsing import jload, priority_of, read_outputs, tables
 
 log = logging.getLogger(__name__)
 
@@ -108,62 +108,58 @@ def _rows(kind: str, text: str, cmd: str, warnings: list[str]) -> dict[int, dict
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
-    ports: dict[str, PortCounters] = {}
-    warnings: list[str] = []
-    unknown: set[str] = set()
-    try:
-        for cmd, text in outputs.items():
-            m = _CMD.fullmatch(" ".join(cmd.split()))
-            if not m:
-                continue
-            name, kind = m.groups()
-            data = _rows(kind, text, cmd, warnings)
-            if data is None:
-                if text.strip():
-                    warnings.append(f"{cmd}: neither JSON nor an NVUE table")
-                continue
-            pc = ports.setdefault(name, PortCounters())
-            if kind.endswith("pfc-watchdog status") and pc.wd_shut is None and data:
-                pc.wd_shut = []
-            for p, row in data.items():
-                unknown.update(
-                    f"{kind}: {k}"
-                    for k, v in row.items()
-                    if k not in _KNOWN[kind] and k != _ROW_KEY[kind] and _value(v) is not None
-                )
-                if kind == "counters qos pfc-stats":
-                    pairs = (
-                        ("rx-pause-frames", "pfc_rx"),
-                        ("tx-pause-frames", "pfc_tx"),
-                        ("rx-pause-duration", "pfc_rx_us"),
-                        ("tx-pause-duration", "pfc_tx_us"),
-                    )
-                    for k, c in pairs:
-                        v = _value(row.get(k))
-                        if v is not None:
-                            pc.set_prio(c, p, v)
-                elif kind == "counters qos egress-queue-stats":
-                    drops = [_value(row[k]) for k in ("tx-uc-buffer-discards", "wred-discards") if k in row]
-                    if drops and None not in drops:  # a part that cannot be read makes the sum unknown
-                        pc.set_prio("queue_drops", p, sum(d for d in drops if d is not None))
-                    v = _value(row.get("ecn-marked-frames"))
-                    if v is not None:
-                        pc.set_prio("ecn_marked", p, v)
-                elif kind == "counters qos ingress-buffer-stats":
-                    v = _value(row.get("rx-buffer-discards"))
-                    if v is not None:
-                        pc.set_prio("pg_drops", p, v)
-                else:
-                    v = _value(row.get("deadlock-count"))
-                    if v is not None:
-                        pc.set_prio("wd_detected", p, v)
-                    if str(row.get("status", "")).lower() in ("deadlock", "stormed", "storm"):
-                        pc.shut(p)
-    except Exception as e:  # noqa: BLE001 - a parser never raises
-        warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    if unknown:
-        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
+    return read_outputs(outputs, _read, log)
+
+
+def _read(
+    cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
+) -> None:
+    """One port's answer (JSON or an NVUE table), by the command that asked for it."""
+    m = _CMD.fullmatch(" ".join(cmd.split()))
+    if not m:
+        return
+    name, kind = m.groups()
+    data = _rows(kind, text, cmd, warnings)
+    if data is None:
+        if text.strip():
+            warnings.append(f"{cmd}: neither JSON nor an NVUE table")
+        return
+    pc = ports.setdefault(name, PortCounters())
+    for p, row in data.items():
+        unknown.update(
+            f"{kind}: {k}"
+            for k, v in row.items()
+            if k not in _KNOWN[kind] and k != _ROW_KEY[kind] and _value(v) is not None
+        )
+        if kind == "counters qos pfc-stats":
+            pairs = (
+                ("rx-pause-frames", "pfc_rx"),
+                ("tx-pause-frames", "pfc_tx"),
+                ("rx-pause-duration", "pfc_rx_us"),
+                ("tx-pause-duration", "pfc_tx_us"),
+            )
+            for k, c in pairs:
+                v = _value(row.get(k))
+                if v is not None:
+                    pc.set_prio(c, p, v)
+        elif kind == "counters qos egress-queue-stats":
+            drops = [_value(row[k]) for k in ("tx-uc-buffer-discards", "wred-discards") if k in row]
+            if drops and None not in drops:  # a part that cannot be read makes the sum unknown
+                pc.set_prio("queue_drops", p, sum(d for d in drops if d is not None))
+            v = _value(row.get("ecn-marked-frames"))
+            if v is not None:
+                pc.set_prio("ecn_marked", p, v)
+        elif kind == "counters qos ingress-buffer-stats":
+            v = _value(row.get("rx-buffer-discards"))
+            if v is not None:
+                pc.set_prio("pg_drops", p, v)
+        else:
+            v = _value(row.get("deadlock-count"))
+            if v is not None:
+                pc.set_prio("wd_detected", p, v)
+            status = str(row.get("status", "")).lower()
+            if status in ("deadlock", "stormed", "storm", "ok"):  # another word: not read
+                pc.wd_state(p, status != "ok")
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:

@@ -20,8 +20,8 @@ import json
 import logging
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
-from roceconf.counters.parsing import dig, jload, rows
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.parsing import dig, json_object, read_outputs, rows
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +37,6 @@ SOURCES = {
 _DROPS = ("Dropped", "WRED/AFD & Tail Drop", "Tail Drop")
 _ECN = ("ECN", "Tx ECN", "ECN Marked")
 _KNOWN_STATS = {"Tx", "Q Depth", "WD & Tail Drop", "Rx", *_DROPS, *_ECN}
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 def _interfaces(data: Any) -> list[dict[str, Any]]:
@@ -98,40 +94,32 @@ def _watchdog(r: dict[str, Any], pc: PortCounters) -> None:
         state = str(g.get("eq-qosgrp-state", "")).strip().lower()
         if state:
             states.append((p, state))
-    if states:
-        pc.wd_shut = pc.wd_shut or []
-        for p, state in states:
-            if "shut" in state or "storm" in state:
-                pc.shut(p)
+    for p, state in states:
+        pc.wd_state(p, "shut" in state or "storm" in state)
 
 
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
-    ports: dict[str, PortCounters] = {}
-    warnings: list[str] = []
-    unknown: set[str] = set()
-    try:
-        for cmd, text in outputs.items():
-            if cmd not in COMMANDS:
-                continue
-            data = jload(text)
-            if not isinstance(data, dict):
-                if text.strip():
-                    warnings.append(f"{cmd}: not JSON")
-                continue
-            for r in _interfaces(data):
-                name = r.get("if_name_str")
-                if not isinstance(name, str) or not name.strip():
-                    continue
-                pc = ports.setdefault(name.strip(), PortCounters())
-                if cmd == QUEUING:
-                    _queuing(r, pc, unknown)
-                else:
-                    _watchdog(r, pc)
-    except Exception as e:  # noqa: BLE001 - a parser never raises
-        warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    if unknown:
-        log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
+    return read_outputs(outputs, _read, log)
+
+
+def _read(
+    cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
+) -> None:
+    """One command's JSON answer: the interface rows it holds."""
+    if cmd not in COMMANDS:
+        return
+    data = json_object(cmd, text, warnings, "not JSON")
+    if data is None:
+        return
+    for r in _interfaces(data):
+        name = r.get("if_name_str")
+        if not isinstance(name, str) or not name.strip():
+            continue
+        pc = ports.setdefault(name.strip(), PortCounters())
+        if cmd == QUEUING:
+            _queuing(r, pc, unknown)
+        else:
+            _watchdog(r, pc)
 
 
 def _entry(kind: str, units: str, value: int) -> dict[str, Any]:
@@ -223,4 +211,4 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps(data, indent=1)
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")

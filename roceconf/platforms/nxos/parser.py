@@ -147,65 +147,58 @@ class _Parser:
             cname = ch.words[-1]
             if kind == "qos":
                 self.used_cmaps.add(("qos", cname))
-                pol.classes.append(self.qos_class(ch, cname))
+                cls: Any = _QosClass(cname, ch.line)
+                read, where = self.qos_line, f"class {cname}"
             elif kind == "network-qos":
-                pol.classes.append(self.nq_class(ch, cname))
+                cls, read, where = _NqClass(cname, ch.line), self.nq_line, f"network-qos class {cname}"
             else:
-                pol.classes.append(self.queue_class(ch, cname))
+                cls, read, where = _QueueClass(cname, ch.line), self.queue_line, f"queuing class {cname}"
+            for line in ch.children:
+                if not read(cls, line, line.low):
+                    self.unknown(line, where)
+            pol.classes.append(cls)
         self.policies[(kind, name)] = pol
 
-    def qos_class(self, node: _Node, cname: str) -> _QosClass:
-        qc = _QosClass(cname, node.line)
-        for ch in node.children:
-            cl = ch.low
-            if cl[:2] == ["set", "qos-group"] and len(cl) == 3 and cl[2].isdigit():
-                qc.group, qc.group_line, qc.group_text = int(cl[2]), ch.line, ch.text
-            else:
-                self.unknown(ch, f"class {cname}")
-        return qc
+    # each line of a policy-map class: True when it is read (a line nobody reads is reported when RoCE-relevant)
+    def qos_line(self, qc: _QosClass, ch: _Node, cl: list[str]) -> bool:
+        if cl[:2] == ["set", "qos-group"] and len(cl) == 3 and cl[2].isdigit():
+            qc.group, qc.group_line, qc.group_text = int(cl[2]), ch.line, ch.text
+            return True
+        return False
 
-    def nq_class(self, node: _Node, cname: str) -> _NqClass:
-        nc = _NqClass(cname, node.line)
-        for ch in node.children:
-            cl = ch.low
-            if cl and cl[0] == "pause" and "pfc-cos" in cl:
-                vals = cl[cl.index("pfc-cos") + 1 :]
-                nc.pfc_cos.extend(expand_ints(" ".join(vals)))
-                nc.lines.append(ch.line)
-                nc.text = ch.text
-            elif cl[:2] == ["pause", "no-drop"]:
-                nc.no_drop_class = True  # the class's own priority (older NX-OS form)
-                nc.lines.append(ch.line)
-                nc.text = ch.text
-            elif cl and cl[0] == "mtu" and len(cl) == 2 and cl[1].isdigit():
-                nc.mtu = (int(cl[1]), ch.line, ch.text)
-            elif cl and cl[0] in ("congestion-control", "set"):
-                continue  # marking: no roceconf field
-            else:
-                self.unknown(ch, f"network-qos class {cname}")
-        return nc
+    def nq_line(self, nc: _NqClass, ch: _Node, cl: list[str]) -> bool:
+        if cl and cl[0] == "pause" and "pfc-cos" in cl:
+            vals = cl[cl.index("pfc-cos") + 1 :]
+            nc.pfc_cos.extend(expand_ints(" ".join(vals)))
+        elif cl[:2] == ["pause", "no-drop"]:
+            nc.no_drop_class = True  # the class's own priority (older NX-OS form)
+        elif cl and cl[0] == "mtu" and len(cl) == 2 and cl[1].isdigit():
+            nc.mtu = (int(cl[1]), ch.line, ch.text)
+            return True
+        else:
+            return bool(cl) and cl[0] in ("congestion-control", "set")  # marking: no roceconf field
+        nc.lines.append(ch.line)
+        nc.text = ch.text
+        return True
 
-    def queue_class(self, node: _Node, cname: str) -> _QueueClass:
-        qc = _QueueClass(cname, node.line)
-        for ch in node.children:
-            cl = ch.low
-            if cl and cl[0] == "priority":
-                qc.sched = Sched(mode="strict")
-                qc.sched_lines.append(ch.line)
+    def queue_line(self, qc: _QueueClass, ch: _Node, cl: list[str]) -> bool:
+        if cl and cl[0] == "priority":
+            qc.sched = Sched(mode="strict")
+            qc.sched_lines.append(ch.line)
+            qc.sched_text = ch.text
+        elif cl and cl[0] == "bandwidth" and len(cl) >= 3 and cl[-2] == "percent" and cl[-1].isdigit():
+            if qc.sched is None or qc.sched.mode != "strict":
+                # 'bandwidth remaining percent 0' is a queue the intent does not use: round robin with no
+                # weight of its own (intent weights are 1-100), never strict priority
+                pct = int(cl[-1])
+                qc.sched = Sched(mode="dwrr", bandwidth_percent=pct or None)
                 qc.sched_text = ch.text
-            elif cl and cl[0] == "bandwidth" and len(cl) >= 3 and cl[-2] == "percent" and cl[-1].isdigit():
-                if qc.sched is None or qc.sched.mode != "strict":
-                    # 'bandwidth remaining percent 0' is a queue the intent does not use: round robin with no
-                    # weight of its own (intent weights are 1-100), never strict priority
-                    pct = int(cl[-1])
-                    qc.sched = Sched(mode="dwrr", bandwidth_percent=pct or None)
-                    qc.sched_text = ch.text
-                qc.sched_lines.append(ch.line)
-            elif cl and cl[0] == "random-detect":
-                self.random_detect(qc, ch)
-            else:
-                self.unknown(ch, f"queuing class {cname}")
-        return qc
+            qc.sched_lines.append(ch.line)
+        elif cl and cl[0] == "random-detect":
+            self.random_detect(qc, ch)
+        else:
+            return False
+        return True
 
     def random_detect(self, qc: _QueueClass, node: _Node) -> None:
         cl = node.low

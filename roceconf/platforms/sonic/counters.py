@@ -18,7 +18,7 @@ import logging
 import re
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, to_int
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
 from roceconf.counters.parsing import priority_of, tables
 
 log = logging.getLogger(__name__)
@@ -39,10 +39,6 @@ SOURCES = {
     PFCWD: f"{_REF}: show pfcwd stats (QUEUE, STATUS, STORM DETECTED/RESTORED)",
     WATERMARK: f"{_REF}: show queue watermark unicast (watermarkstat: UC0-UC7 bytes)",
 }
-
-
-def commands(ports: dict[str, str | None]) -> list[str]:
-    return list(COMMANDS)
 
 
 #: the columns each command's table has (anything else is listed under --debug as not understood)
@@ -165,11 +161,8 @@ def _wd_row(r: dict[str, str], put: Any, ports: dict[str, PortCounters], backpla
             put(name, "prio", counter, p, v)
     status = r.get("STATUS", "").strip().lower()
     if status in ("operational", "stormed"):  # N/A: the state was not read
-        pc = ports.setdefault(name, PortCounters())
-        if pc.wd_shut is None:
-            pc.wd_shut = []
-        if status == "stormed":
-            pc.shut(p)
+        # this queue's state only: a queue whose row is missing (a cut table) stays not read
+        ports.setdefault(name, PortCounters()).wd_state(p, status == "stormed")
 
 
 def _tab(head: list[str], body: list[list[str]]) -> str:
@@ -263,4 +256,4 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return None
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
