@@ -47,6 +47,34 @@ def jload(text: str) -> Any:
     return None
 
 
+def base_command(cmd: str, filters: tuple[str, ...] = ("json",)) -> str | None:
+    """A saved answer's command without its output filter (``show x | json`` -> ``show x``), spaces made
+    single; None if it carries a filter other than ``filters`` (its answer is another form: not read)."""
+    base, bar, rest = cmd.partition("|")
+    if bar and " ".join(rest.split()) not in filters:
+        return None
+    return " ".join(base.split())
+
+
+def answer_form(text: str) -> str:
+    """The form a command was answered in, told from the answer itself (never from how the command was
+    spelled): ``"empty"``, ``"json"`` (a line opens an object or array: a whole answer, or a cut one that
+    :func:`json_object` then refuses) or ``"text"`` (the CLI's printed form, or an error line)."""
+    s = text.strip()
+    if not s:
+        return "empty"
+    return "json" if re.search(r"^\s*[\[{]", s, re.M) else "text"
+
+
+def json_only(cmd: str, text: str, warnings: list[str], read: str) -> bool:
+    """True if ``text`` is to be read as JSON. A text answer is not read: one warning names the command and
+    the form that is read (``read``), so the device is ``unknown`` with the reason, never healthy."""
+    form = answer_form(text)
+    if form == "text":
+        warnings.append(f"{cmd}: a text answer; not read (only {read} is read)")
+    return form == "json"
+
+
 def json_object(cmd: str, text: str, warnings: list[str], problem: str) -> dict[str, Any] | None:
     """The JSON object a command answered, or None: an answer that is not empty and not one is a warning
     (``<cmd>: <problem>``)."""

@@ -22,7 +22,7 @@ import logging
 from typing import Any
 
 from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
-from roceconf.counters.parsing import dig, json_object, priority_of, read_outputs
+from roceconf.counters.parsing import base_command, dig, json_object, json_only, priority_of, read_outputs
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +67,13 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
 def _read(
     cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
 ) -> None:
-    """One command's JSON answer (``| json`` or not): the interfaces it lists."""
-    cmd = cmd.replace(" | json", "").strip()
-    if cmd not in _READ:
+    """One command's JSON answer (saved with ``| json`` or not): the interfaces it lists. The form is told
+    from the answer: a text answer (the CLI's printed tables) is not read - no published recording or
+    documented example of these commands' text layouts was found to read it against (docs/health.md)."""
+    base = base_command(cmd)
+    if base not in _READ or not json_only(base, text, warnings, "the eAPI JSON answer, `| json`"):
         return
+    cmd = base
     data = json_object(cmd, text, warnings, "not a JSON object")
     if data is None:
         return
@@ -91,6 +94,7 @@ def _read(
             for prio, c in (body.get("priorities") or {}).items():
                 p = priority_of(prio)
                 if p is None or not isinstance(c, dict):
+                    unknown.add(f"{cmd}: priority {prio}")
                     continue
                 unknown.update(f"{cmd}: {k}" for k in c if k not in ("rxFrames", "txFrames"))
                 rx, tx = _first(c, "rxFrames"), _first(c, "txFrames")
@@ -102,7 +106,9 @@ def _read(
             for q, c in (body.get("txQueues") or {}).items():
                 p = priority_of(q)
                 if p is None or not isinstance(c, dict):
+                    unknown.add(f"{cmd}: tx-queue {q}")
                     continue
+                unknown.update(f"{cmd}: {k}" for k in c if k not in ("stuckCount", "recoveryCount"))
                 stuck, rec = _first(c, "stuckCount"), _first(c, "recoveryCount")
                 if stuck is not None:
                     pc.set_prio("wd_detected", p, stuck)
@@ -118,12 +124,16 @@ def _read(
             )
             for q, c in (tcs if isinstance(tcs, dict) else {}).items():
                 p = priority_of(q)
+                if p is None:
+                    unknown.add(f"{cmd}: traffic class {q}")
                 v = _drops(c) if isinstance(c, dict) else None
                 if p is not None and v is not None:
                     pc.set_prio("queue_drops", p, v)
         elif cmd == ECN:
             for q, c in (body.get("queueCounters") or {}).items():
                 p, v = priority_of(q), to_int(c)
+                if p is None:
+                    unknown.add(f"{cmd}: queue {q}")
                 if p is not None and v is not None:  # "-": not counted on that queue
                     pc.set_prio("ecn_marked", p, v)
 

@@ -21,13 +21,15 @@ import logging
 from typing import Any
 
 from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
-from roceconf.counters.parsing import dig, json_object, read_outputs, rows
+from roceconf.counters.parsing import base_command, dig, json_object, json_only, read_outputs, rows
 
 log = logging.getLogger(__name__)
 
 QUEUING = "show queuing interface | json"
 WATCHDOG = "show queuing pfc-queue detail | json"
 COMMANDS = [QUEUING, WATCHDOG]
+#: a saved answer's command without its output filter (``| json``, ``| json-pretty``) -> the command read
+_BY_BASE = {c.replace(" | json", ""): c for c in COMMANDS}
 _REF = "Cisco Nexus 9000 NX-OS Command Reference (Show Commands) 9.3(x), Q Show Commands"
 SOURCES = {
     QUEUING: f"{_REF}: show queuing (TABLE_queuing_interface: TABLE_qosgrp_egress_stats eq-stat-type/eq-uc-stat-value per qos-group; TABLE_pfc_stats tx/rx-pause-count per cos)",
@@ -52,7 +54,9 @@ def _interfaces(data: Any) -> list[dict[str, Any]]:
 def _queuing(r: dict[str, Any], pc: PortCounters, unknown: set[str]) -> None:
     for g in rows(dig(r, "TABLE_qosgrp_egress_stats", "ROW_qosgrp_egress_stats")):
         p = to_int(g.get("eq-qosgrp"))
-        if p is None or p > 7:
+        if p is None:
+            unknown.add(f"eq-qosgrp {g.get('eq-qosgrp')!r}")
+        if p is None or p > 7:  # 8 and up: the control and SPAN groups, no priority of their own
             continue
         stats: dict[str, int] = {}
         for e in rows(dig(g, "TABLE_qosgrp_egress_stats_entry", "ROW_qosgrp_egress_stats_entry")):
@@ -105,8 +109,15 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
 def _read(
     cmd: str, text: str, ports: dict[str, PortCounters], warnings: list[str], unknown: set[str]
 ) -> None:
-    """One command's JSON answer: the interface rows it holds."""
-    if cmd not in COMMANDS:
+    """One command's JSON answer (saved with ``| json``, ``| json-pretty`` or without the filter): the
+    interface rows it holds. The form is told from the answer: a text answer (the CLI's ``+---+`` tables) is
+    not read - no published recording of these commands' text layouts was found to read it against, and
+    Cisco's configuration-guide examples are not kept here (docs/health.md)."""
+    base = base_command(cmd, ("json", "json-pretty"))
+    if base not in _BY_BASE:
+        return
+    cmd = _BY_BASE[base]
+    if not json_only(cmd, text, warnings, "the NX-API JSON answer, `| json`"):
         return
     data = json_object(cmd, text, warnings, "not JSON")
     if data is None:
