@@ -389,10 +389,16 @@ def valid_intent(draw) -> dict:
     return data
 
 
+def full() -> bool:
+    """True under ``make test-full`` (ROCECONF_TEST_FULL=1): a heavy test runs on its whole input there and
+    on a smaller input that proves the same property in ``make test``."""
+    import os
+
+    return bool(os.environ.get("ROCECONF_TEST_FULL"))
+
+
 def examples(n: int) -> int:
     """Hypothesis examples of a heavy property test: ``n`` under ``make test-full`` (ROCECONF_TEST_FULL=1),
     half of it in ``make test``. CI's profile is derandomized, so every CI run draws the same examples: the
     second half of a long run re-proves nothing new there, and a local run (random draws) keeps exploring."""
-    import os
-
-    return n if os.environ.get("ROCECONF_TEST_FULL") else max(10, n // 2)
+    return n if full() else max(10, n // 2)

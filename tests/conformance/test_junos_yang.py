@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 
 from roceconf.platforms.junos import PLATFORM, schema
 from roceconf.render import render_state
-from tests.conformance.corpus import ROOT, negative_lines, states
+from tests.conformance.corpus import CORPUS_GROUP, ROOT, negative_lines, states
 
 REASON = schema.unavailable_reason()
 if REASON:
     pytest.skip(f"Junos YANG conformance skipped: {REASON}", allow_module_level=True)
 
-pytestmark = pytest.mark.xdist_group("conformance-junos")
+pytestmark = pytest.mark.xdist_group(CORPUS_GROUP)  # one worker validates the corpus once
 
 from tests.platforms.test_junos import JUNOS_NAMES, _fit_platform  # noqa: E402
 from tests.strategies import device_state  # noqa: E402

@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 
 from roceconf.platforms.sonic import PLATFORM, yang
 from roceconf.render import render_state
-from tests.conformance.corpus import ROOT, states
+from tests.conformance.corpus import CORPUS_GROUP, ROOT, states
 
 REASON = yang.unavailable_reason()
 if REASON:
     pytest.skip(f"SONiC YANG conformance skipped: {REASON}", allow_module_level=True)
 
-pytestmark = pytest.mark.xdist_group("conformance-sonic")
+pytestmark = pytest.mark.xdist_group(CORPUS_GROUP)  # one worker validates the corpus once
 
 from tests.conformance.sonic_negatives import MUTATIONS, broken, lab_fragment  # noqa: E402
 from tests.platforms.test_sonic import SONIC_PORTS  # noqa: E402
