@@ -266,6 +266,7 @@ _KIND_ORDER = [
     "dscp_map",
     "trust",
     "mtu",
+    "class_mtu",
     "ecn",
     "scheduling",
     "pfc_watchdog",
@@ -335,6 +336,8 @@ class _Phraser:
         if kind == "mtu":
             obj = f"role {roles[0]}" if len(roles) == 1 else f"roles {', '.join(roles)}"
             return obj, f"MTU of {obj} {_plain(old)} -> {_plain(new)}"
+        if kind == "class_mtu":  # NX-OS: the network-qos class MTU, its own fact beside the ports' MTU
+            return "network-qos class MTU", f"network-qos class MTU {_plain(old)} -> {_plain(new)}"
         if kind == "ecn":
             obj = self.cls_obj(k[1])
             f = _ECN_FIELD.get(k[2], k[2])

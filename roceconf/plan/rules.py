@@ -140,6 +140,14 @@ RULES: tuple[DisruptionRule, ...] = (
         _POLICY + " (conservative: NOSes and NIC drivers re-initialise the port on an MTU change)",
     ),
     DisruptionRule(
+        "class_mtu",
+        "*",
+        "link flap",
+        "medium",
+        "the NX-OS network-qos class MTU bounds every port's MTU: treated like a port MTU change",
+        _POLICY + " (conservative, as for a port MTU)",
+    ),
+    DisruptionRule(
         "link_pause",
         "*",
         "link flap",
