@@ -9,6 +9,13 @@ included and the peak memory is that process's own):
   plan (one knob)        roceconf plan INTENT NEW            NEW lowers the ECN max of class roce
   drift --configs        roceconf drift INTENT --configs DIR  saved configs with 5 injected faults
                                                              (bench/drift_faults.py); must find exactly them
+                                                             (--distinct: every switch config also carries
+                                                             per-port descriptions and addresses)
+
+`--scale 1k|4k|16k|32k|64k` (repeatable): bench/fabricgen.py's three-tier fabric at that many GPUs;
+`--distinct`: also the same fabric with every device different (fabricgen `distinct`: per-switch hash
+seed, partial rail groups, per-link cables, mixed releases), judged against issue 31's budgets at 32k
+(validate < 3 s). With more than one fabric a growth table (wall / CPU / peak) is printed (docs/performance.md).
 
 Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s and < 1 GiB.
 The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan < 5 s). Each phase is run
@@ -132,7 +139,7 @@ def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
 
 
 def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
-    from bench.drift_faults import EXPECTED_32K, drifted_items, faulted_configs, write_configs
+    from bench.drift_faults import EXPECTED_32K, decorated, drifted_items, faulted_configs, write_configs
     from roceconf.intent import load
 
     out: dict[str, dict] = {}
@@ -141,6 +148,8 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
         old, new = fabric_files(which, tmp)
         fab = load(old)
         files, faults = faulted_configs(fab)
+        if which.endswith("-distinct"):  # running configs that differ by descriptions and addresses too
+            files = decorated(fab, files)
         write_configs(files, tmp / "faulted")
         ndev, nlinks = len(fab.devices), len(fab.links)
         nitf = sum(len(x.ports) for x in fab.devices.values())
