@@ -46,6 +46,7 @@ from typing import Any
 
 from roceconf import platforms
 from roceconf.drift.collect import Target, close_quietly, netmiko_connect
+from roceconf.jsontext import fields_of
 from roceconf.platforms.base import Platform
 from roceconf.state import DeviceState
 from roceconf.transport import NO_CREDENTIALS, napalm_optional_args
@@ -65,12 +66,7 @@ class ApplyResult:
     messages: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "changed": self.changed,
-            "diff": self.diff,
-            "committed": self.committed,
-            "messages": list(self.messages),
-        }
+        return {**fields_of(self), "messages": list(self.messages)}
 
 
 def apply_method(plat: Platform) -> str:

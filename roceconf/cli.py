@@ -713,6 +713,9 @@ from roceconf.cli_acceptance import register as _register_acceptance  # noqa: E4
 
 _register_acceptance(main, guarded=guarded, format_option=_format_option, output_option=_output_option, emit=_emit)
 cli_slices.register(main, guarded=guarded, emit=_emit, color=_color)
+from roceconf.cli_cabling import register as _register_cabling  # noqa: E402
+
+_register_cabling(main)
 
 
 def _name_envvars(group: click.Group) -> None:

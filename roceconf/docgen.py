@@ -12,14 +12,11 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from roceconf.intent.model import Intent
+from roceconf.jsontext import published_schema
 
 
 def intent_schema() -> dict[str, Any]:
-    schema = Intent.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://roceconf.dev/schemas/intent.schema.json"
-    schema["title"] = "roceconf intent"
-    return schema
+    return published_schema(Intent, "intent.schema.json", "roceconf intent")
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -286,6 +283,7 @@ def intent_markdown() -> str:
 
 def rules_markdown() -> str:
     import roceconf.acceptance  # noqa: F401 - registers the RC4xx acceptance rules
+    import roceconf.cabling  # noqa: F401 - registers the RC5xx cabling rules
     import roceconf.fabric  # noqa: F401 - registers the RC2xx fabric-check rules
     import roceconf.health  # noqa: F401 - registers the RC3xx health rules
     from roceconf.intent.rules import RULES

@@ -27,6 +27,8 @@ from pydantic import (
     field_serializer,
 )
 
+from roceconf.jsontext import published_schema
+
 Trust = Literal["dscp", "pcp", "none"]
 SchedMode = Literal["strict", "dwrr"]
 WatchdogAction = Literal["drop", "forward", "alert"]
@@ -546,9 +548,18 @@ class DeviceState(_Model):
         return lines[-1] if last else lines[0]
 
 
+def has_content(state: DeviceState) -> bool:
+    """Anything RoCE-relevant was read: a DSCP map, or a port with at least one stated value (junk output
+    names ports but states nothing, and is unknown, never 'in sync' or 'drift')."""
+    return bool(state.dscp_to_tc) or any(_stated(itf.model_dump()) for itf in state.interfaces.values())
+
+
+def _stated(value: object) -> bool:
+    """A settings value with at least one leaf (names such as an RDMA device name do not count)."""
+    if isinstance(value, dict):
+        return any(_stated(v) for k, v in value.items() if k != "device")
+    return value not in (None, [])
+
+
 def state_json_schema() -> dict[str, Any]:
-    schema = DeviceState.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://roceconf.dev/schemas/device-state.schema.json"
-    schema["title"] = "roceconf device state"
-    return schema
+    return published_schema(DeviceState, "device-state.schema.json", "roceconf device state")

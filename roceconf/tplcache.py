@@ -125,11 +125,16 @@ def _create_key(directory: Path, path: Path) -> bool:
     except OSError as e:
         return e.errno == errno.EEXIST  # another process made it meanwhile: read theirs
     finally:
-        if tmp:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        _discard(tmp)
+
+
+def _discard(tmp: str | None) -> None:
+    """Remove a temporary file that was not put in place (if any; if it is still there)."""
+    if tmp:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 class _Cache(jinja2.BytecodeCache):
@@ -174,11 +179,7 @@ class _Cache(jinja2.BytecodeCache):
         except OSError:  # read-only or full: the cache is an optimisation only
             pass
         finally:
-            if tmp:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+            _discard(tmp)
 
 
 def bytecode_cache(options: str) -> jinja2.BytecodeCache | None:

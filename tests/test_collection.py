@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SOURCE = ROOT / "playbooks" / "collections" / "ansible_collections" / "roceconf" / "fabric"
 INTENT = ROOT / "inventories" / "lab" / "intent.yml"
-MODULES = ("render", "drift", "apply", "report", "state_info", "health", "merge", "intent_info", "bom")
+MODULES = ("render", "drift", "apply", "report", "state_info", "health", "merge", "intent_info", "bom", "cabling")
 
 pytestmark = pytest.mark.xdist_group("collection")
 
@@ -128,8 +128,9 @@ def test_ansible_doc_after_install(installed: Path) -> None:
     )
     assert res.returncode == 0 and "roceconf.fabric.drift" in res.stdout and "fail_on" in res.stdout
     roles = installed / "collections" / "ansible_collections" / "roceconf" / "fabric" / "roles"
-    assert sorted(p.name for p in roles.iterdir()) == ["apply", "bom", "drift_audit", "generate", "health_check"]
-    for role in ("apply", "bom", "drift_audit", "generate", "health_check"):  # meta/argument_specs.yml documents each
+    assert sorted(p.name for p in roles.iterdir()) == ["apply", "bom", "cabling_check", "drift_audit", "generate",
+                                                       "health_check"]
+    for role in ("apply", "bom", "cabling_check", "drift_audit", "generate", "health_check"):  # meta/argument_specs.yml documents each
         res = subprocess.run([str(BIN / "ansible-doc"), "-t", "role", "--json", f"roceconf.fabric.{role}"],
                              cwd=installed, env=env, capture_output=True, text=True, timeout=120)
         assert res.returncode == 0, res.stderr

@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "jsontext",
             "limits",
             "names",
+            "neighbors",
             "outdir",
             "redact",
             "resources",
@@ -46,12 +47,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("intent", ("intent", "desired")),
     ("reports", ("reports", "compile")),
     ("readers", ("drift", "plan")),
-    ("audits", ("health", "fabric", "acceptance", "apply", "demo", "slices")),
-    ("commands", ("findings", "docgen", "clierrors", "cli_common", "cli_acceptance", "cli_slices", "cli")),
+    ("audits", ("health", "cabling", "fabric", "acceptance", "apply", "demo", "slices")),
+    ("commands", ("findings", "docgen", "clierrors", "cli_common", "cli_acceptance", "cli_slices", "cli_cabling", "cli")),
 ]
 
 #: What the platform drivers must never reach, not even inside a function.
-ABOVE_PLATFORMS = ("health", "drift", "fabric", "reports", "acceptance", "plan", "apply", "lab", "cli", "compile")
+ABOVE_PLATFORMS = ("health", "cabling", "drift", "fabric", "reports", "acceptance", "plan", "apply", "lab", "cli", "compile")
 
 
 def layer_of() -> dict[str, int]:

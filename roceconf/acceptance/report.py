@@ -5,20 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from roceconf.acceptance.verdict import Verdict
-from roceconf.reports import escape, junit
+from roceconf.jsontext import published_schema
+from roceconf.reports import escape, junit, scaffold
 
 _p = escape.plain
 _md = escape.md
 
 
-class _R(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class FigureModel(_R):
+class FigureModel(scaffold.Strict):
     size: int
     value: float
     unit: str
@@ -27,7 +22,7 @@ class FigureModel(_R):
     repeats: int
 
 
-class TestModel(_R):
+class TestModel(scaffold.Strict):
     id: str
     tool: str
     kind: str
@@ -36,7 +31,7 @@ class TestModel(_R):
     figures: list[FigureModel]
 
 
-class FindingModel(_R):
+class FindingModel(scaffold.Strict):
     rule: str
     severity: Literal["fail", "warning"]
     test: str
@@ -45,7 +40,7 @@ class FindingModel(_R):
     size: int | None
 
 
-class VerdictModel(_R):
+class VerdictModel(scaffold.Strict):
     """`roceconf acceptance verdict --format json`."""
 
     format_version: Literal[1]
@@ -60,17 +55,11 @@ class VerdictModel(_R):
 
 
 def verdict_json_schema() -> dict[str, Any]:
-    s = VerdictModel.model_json_schema()
-    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    s["$id"] = "https://roceconf.dev/schemas/acceptance-verdict.schema.json"
-    s["title"] = "roceconf acceptance verdict"
-    return s
+    return published_schema(VerdictModel, "acceptance-verdict.schema.json", "roceconf acceptance verdict")
 
 
 def to_json(v: Verdict) -> str:
-    data = v.to_dict()
-    VerdictModel.model_validate(data)  # the output always matches its published schema
-    return escape.dumps(data, indent=2) + "\n"
+    return scaffold.checked_json(VerdictModel, v.to_dict())
 
 
 def to_text(v: Verdict) -> str:

@@ -23,7 +23,6 @@ from typing import Any, Literal
 from roceconf import outdir, platforms
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
 from roceconf.drift.compare import (
-    SEVERITY_RANK,
     DriftItem,
     Policy,
     compare,
@@ -36,7 +35,8 @@ from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.desired import desired_state, expressible, expressible_states
 from roceconf.names import natural_key
 from roceconf.reports.causes import Cause, causes, remediation_for, summary
-from roceconf.state import DeviceState
+from roceconf.reports.scaffold import AuditReport, device_head, worst
+from roceconf.state import DeviceState, has_content
 
 Status = Literal["in_sync", "drift", "unknown"]
 
@@ -88,10 +88,7 @@ class DeviceResult:
 
     @property
     def worst(self) -> str | None:
-        items = self.ranked
-        if not items:
-            return None
-        return min((i.severity for i in items), key=SEVERITY_RANK.__getitem__)
+        return worst(self.ranked)
 
     @property
     def causes(self) -> list[Cause]:
@@ -104,14 +101,7 @@ class DeviceResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "device": self.device,
-            "platform": self.platform,
-            "status": self.status,
-            "source": self.source,
-            "reason": self.reason,
-            "worst_severity": self.worst,
-            "attempts": self.attempts,
-            "seconds": round(self.seconds, 3),
+            **device_head(self),
             "items": [i.to_dict() for i in self.items],
             "findings": self.findings(),
             "parse_warnings": self.parse_warnings,
@@ -120,7 +110,7 @@ class DeviceResult:
 
 
 @dataclass
-class DriftReport:
+class DriftReport(AuditReport):
     intent: str
     source: str
     generated_at: str
@@ -128,8 +118,13 @@ class DriftReport:
     #: acceptance-baseline check (``drift --baseline``): recorded_at and findings; None when not asked for
     baseline: dict[str, Any] | None = None
 
+    #: exit code (`AuditReport.exit_code`): 0 in sync, 1 drift found or the acceptance baseline is stale,
+    #: 3 some device could not be audited and nothing drifted elsewhere, or no device was audited at all
+    STATUS_WORDS = (("in_sync", "in sync"), ("drift", "drifted"), ("unknown", "unknown"))
+
     @property
     def counts(self) -> dict[str, int]:
+        """Devices by status; findings (causes), ports and per-port items; causes by severity."""
         c = {
             "devices": len(self.devices),
             "in_sync": 0,
@@ -152,30 +147,17 @@ class DriftReport:
                 c[k] += v
         return c
 
-    @property
-    def exit_code(self) -> int:
-        """0 in sync, 1 drift found (or the acceptance baseline is stale), 3 some device could not be audited
-        and nothing drifted elsewhere, or no device was audited at all (nothing judged is never in sync)."""
-        if not self.devices:
-            return 3
-        if any(d.status == "drift" for d in self.devices):
-            return 1
-        if self.baseline and any(f["rule"] == "RC400" for f in self.baseline["findings"]):
-            return 1
-        if any(d.status == "unknown" for d in self.devices):
-            return 3
-        return 0
+    def found(self, device: DeviceResult) -> list[Cause]:
+        return device.causes
 
-    def head(self) -> dict[str, Any]:
-        """`to_dict` up to its devices (which come next, then the baseline)."""
-        return {
-            "format_version": 1,
-            "intent": self.intent,
-            "source": self.source,
-            "generated_at": self.generated_at,
-            "summary": self.counts,
-            "exit_code": self.exit_code,
-        }
+    def findings_line(self, counts: dict[str, int]) -> str:
+        """``5 finding(s) on 6 port(s): 4 critical, 1 warning, 0 info (6 per-port items)``: causes, not items."""
+        c = counts
+        return (f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning, "
+                f"{c['info']} info ({c['items']} per-port item(s))")
+
+    def stale(self) -> bool:
+        return bool(self.baseline) and any(f["rule"] == "RC400" for f in self.baseline["findings"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -197,19 +179,6 @@ def policy_for(dev: DeviceSpec) -> Policy:
         roce_path_mtu=s.mtu.roce_path,
         is_host=dev.is_host,
     )
-
-
-def _has_content(state: DeviceState) -> bool:
-    """Anything RoCE-relevant was read: a DSCP map, or a port with at least one stated value (junk output
-    names ports but states nothing, and is unknown, never 'in sync' or 'drift')."""
-    return bool(state.dscp_to_tc) or any(_stated(itf.model_dump()) for itf in state.interfaces.values())
-
-
-def _stated(value: object) -> bool:
-    """A settings value with at least one leaf (names such as an RDMA device name do not count)."""
-    if isinstance(value, dict):
-        return any(_stated(v) for k, v in value.items() if k != "device")
-    return value not in (None, [])
 
 
 #: what stands for the device's name in a `Shape`'s items (names and paths never hold a NUL character)
@@ -317,7 +286,7 @@ def evaluate(
         if hit is not None:  # the first device of the shape was found to have RoCE content
             return hit.result(dev, source, file, actual)
     warnings = [{"line": w.line, "message": w.message, "code": w.code} for w in actual.warnings]
-    if not _has_content(actual) and _has_content(desired):
+    if not has_content(actual) and has_content(desired):
         first = "; ".join(w["message"] for w in warnings[:2])
         return DeviceResult(
             dev.name,

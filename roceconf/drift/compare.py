@@ -22,10 +22,11 @@ from typing import Any, Literal
 
 from deepdiff import DeepDiff
 
+from roceconf.jsontext import fields_of
+from roceconf.reports.scaffold import SEVERITY_RANK
 from roceconf.state import META_FIELDS, DeviceState, Interface
 
 Severity = Literal["critical", "warning", "info"]
-SEVERITY_RANK = {"critical": 0, "warning": 1, "info": 2}
 #: RoCE headers subtracted from the netdev MTU (iboe_get_mtu) and Ethernet+VLAN+FCS overhead on switches
 ROCE_OVERHEAD, L2_OVERHEAD = 96, 22
 
@@ -67,18 +68,7 @@ class DriftItem:
         return self.file or ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "device": self.device,
-            "interface": self.interface,
-            "field": self.field,
-            "expected": self.expected,
-            "actual": self.actual,
-            "severity": self.severity,
-            "feature": self.feature,
-            "explanation": self.explanation,
-            "file": self.file,
-            "line": self.line,
-        }
+        return fields_of(self)
 
 
 _PATH = re.compile(r"\['([^']*)'\]|\[(\d+)\]")

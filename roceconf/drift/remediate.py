@@ -14,6 +14,7 @@ from typing import Any
 
 from roceconf import platforms
 from roceconf.drift.compare import DriftItem
+from roceconf.jsontext import fields_of
 from roceconf.platforms.base import Capabilities
 from roceconf.render import render_state
 from roceconf.state import DeviceState, Interface
@@ -38,15 +39,7 @@ class Remediation:
     manual: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "group": self.group,
-            "disruptive": self.disruptive,
-            "why": self.why,
-            "fields": self.fields,
-            "commands": self.commands,
-            "error": self.error,
-            "manual": self.manual,
-        }
+        return fields_of(self)
 
 
 def _strip_header(text: str) -> str:

@@ -3,28 +3,20 @@ Markdown."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from typing import Any, Literal
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict
-from rich.console import Console
-from rich.table import Table
 
 from roceconf.drift.audit import SHAPE_DEVICE, DeviceResult, DriftReport
-from roceconf.reports import escape, junit
+from roceconf.jsontext import published_schema
+from roceconf.reports import escape, junit, scaffold
 from roceconf.reports.causes import Cause, lines
-from roceconf.reports.scaffold import count, device_section, md_cell, overview
 
 
 # ----------------------------------------------------------------------------------------- JSON schema
-class _R(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ItemModel(_R):
+class ItemModel(scaffold.Strict):
     device: str
     interface: str | None
     field: str
@@ -37,7 +29,7 @@ class ItemModel(_R):
     line: int | None
 
 
-class RemediationModel(_R):
+class RemediationModel(scaffold.Strict):
     group: str
     disruptive: bool
     why: str
@@ -47,19 +39,19 @@ class RemediationModel(_R):
     manual: list[str]
 
 
-class WarningModel(_R):
+class WarningModel(scaffold.Strict):
     line: int | None
     message: str
     code: str
 
 
-class ChangeModel(_R):
+class ChangeModel(scaffold.Strict):
     field: str
     expected: Any
     actual: Any
 
 
-class FindingModel(_R):
+class FindingModel(scaffold.Strict):
     """One cause: the items of a device that share a feature, the changes and the ports (as ranges)."""
 
     severity: Literal["critical", "warning", "info"]
@@ -71,22 +63,15 @@ class FindingModel(_R):
     remediation: list[int]
 
 
-class DeviceModel(_R):
-    device: str
-    platform: str
+class DeviceModel(scaffold.DeviceHeadModel):
     status: Literal["in_sync", "drift", "unknown"]
-    source: str
-    reason: str | None
-    worst_severity: Literal["critical", "warning", "info"] | None
-    attempts: int
-    seconds: float
     items: list[ItemModel]
     findings: list[FindingModel]
     parse_warnings: list[WarningModel]
     remediation: list[RemediationModel]
 
 
-class SummaryModel(_R):
+class SummaryModel(scaffold.Strict):
     devices: int
     in_sync: int
     drift: int
@@ -99,7 +84,7 @@ class SummaryModel(_R):
     info: int
 
 
-class BaselineFindingModel(_R):
+class BaselineFindingModel(scaffold.Strict):
     rule: Literal["RC400", "RC413"]
     severity: Literal["warning"]
     device: str
@@ -109,7 +94,7 @@ class BaselineFindingModel(_R):
     message: str
 
 
-class BaselineModel(_R):
+class BaselineModel(scaffold.Strict):
     """`drift --baseline`: what changed since the accepted acceptance test."""
 
     file: str
@@ -117,25 +102,16 @@ class BaselineModel(_R):
     findings: list[BaselineFindingModel]
 
 
-class ReportModel(_R):
+class ReportModel(scaffold.ReportHeadModel):
     """roceconf drift report (`roceconf drift --format json`)."""
 
-    format_version: Literal[1]
-    intent: str
-    source: str
-    generated_at: str
     summary: SummaryModel
-    exit_code: Literal[0, 1, 3]
     devices: list[DeviceModel]
     baseline: BaselineModel | None = None
 
 
 def report_json_schema() -> dict[str, Any]:
-    s = ReportModel.model_json_schema()
-    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    s["$id"] = "https://roceconf.dev/schemas/drift-report.schema.json"
-    s["title"] = "roceconf drift report"
-    return s
+    return published_schema(ReportModel, "drift-report.schema.json", "roceconf drift report")
 
 
 def to_json(report: DriftReport) -> str:
@@ -318,24 +294,17 @@ _STYLE = {
 
 
 def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
-    buf = io.StringIO()
-    con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
-    c = report.counts
-    con.print(f"[bold]roceconf drift[/bold]  intent {esc(report.intent)}  ({esc(report.source)})")
+    buf, con = scaffold.text_console(color, width)
+    con.print(scaffold.text_title("drift", report))
     for d in report.devices:
-        head = (
-            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{esc(d.device)}[/bold] ({d.platform})  {esc(d.source)}"
-        )
         con.print()
-        con.print(head)
+        con.print(scaffold.text_device(d, _STYLE))
         if d.status == "unknown":
             con.print(f"  could not audit: {esc(d.reason)}")
             continue
         if not d.items:
             continue
-        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
-        for col in ("severity", "ports", "field", "expected", "actual", "where", "impact"):
-            t.add_column(col, overflow="fold", max_width=60 if col == "impact" else None)
+        t = scaffold.text_table(("severity", "ports", "field", "expected", "actual", "where", "impact"), ("impact",))
         for cause in d.causes:
             for row in _cause_rows(cause):
                 t.add_row(*row)
@@ -361,18 +330,8 @@ def to_text(report: DriftReport, color: bool = False, width: int = 140) -> str:
         for f in found:
             con.print(f"  warning[{escape.plain(f['rule'])}]: {escape.plain(f['message'])}", markup=False, highlight=False)
     con.print()
-    con.print(
-        f"{c['devices']} device(s): {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown; "
-        + summary_line(c)
-        + ("; nothing audited: no device of the intent was selected" if not c["devices"] else "")
-    )
+    con.print(scaffold.text_totals(report, "nothing audited: no device of the intent was selected"))
     return buf.getvalue()
-
-
-def summary_line(c: dict[str, int]) -> str:
-    """``5 finding(s) on 6 port(s): 4 critical, 1 warning, 0 info (6 per-port items)``: causes, not items."""
-    return (f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning, "
-            f"{c['info']} info ({c['items']} per-port item(s))")
 
 
 esc = escape.markup
@@ -396,12 +355,7 @@ def _cause_rows(cause: Cause) -> list[tuple[str, ...]]:
     return out
 
 
-def _v(v: Any) -> str:
-    if v is None:
-        return "unset"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_v(x)}" for k, x in v.items())
-    return str(v)
+_v = scaffold.shown
 
 
 # ----------------------------------------------------------------------------------------- JUnit
@@ -420,37 +374,30 @@ FEATURES = (
 )
 
 
+def _features(d: DeviceResult) -> list[tuple[str, str]]:
+    """A case per feature the device's platform has (hosts have no ECMP)."""
+    return [(f, f) for f in FEATURES if d.platform not in ("connectx", "bnxt", "linux-dcb") or f not in ("ecmp",)]
+
+
+def _feature_failure(d: DeviceResult, feat: str) -> tuple[str, str, str] | None:
+    bad = [x for x in d.causes if x.feature == feat and x.severity != "info"]
+    if not bad:
+        return None
+    sev = "critical" if any(x.severity == "critical" for x in bad) else "warning"
+    return (
+        f"{len(bad)} {sev} finding(s) on {sum(len(x.ports) for x in bad)} port(s)",
+        sev,
+        "\n".join(
+            f"[{x.severity}] {x.title(_v)}{' at ' + lines(x.locations) if x.locations else ''} - {x.explanation}"
+            for x in bad
+        ),
+    )
+
+
 def to_junit(report: DriftReport) -> str:
     """One test case per device and feature; failures for critical/warning drift, errors for unknown devices."""
     root = junit.suites("roceconf drift")
-    for d in report.devices:
-        suite = junit.suite(root, d.device, hostname=d.platform)
-        tests = failures = errors = 0
-        feats = [
-            f for f in FEATURES if d.platform not in ("connectx", "bnxt", "linux-dcb") or f not in ("ecmp",)
-        ]
-        for feat in feats:
-            tests += 1
-            case = junit.case(suite, f"roceconf.{d.device}", feat, time=f"{d.seconds:.3f}")
-            if d.status == "unknown":
-                errors += 1
-                junit.error(case, f"not audited: {d.reason}", "unknown")
-                continue
-            bad = [x for x in d.causes if x.feature == feat and x.severity != "info"]
-            if bad:
-                failures += 1
-                sev = "critical" if any(x.severity == "critical" for x in bad) else "warning"
-                junit.failure(
-                    case,
-                    f"{len(bad)} {sev} finding(s) on {sum(len(x.ports) for x in bad)} port(s)",
-                    sev,
-                    "\n".join(
-                        f"[{x.severity}] {x.title(_v)}"
-                        f"{' at ' + lines(x.locations) if x.locations else ''} - {x.explanation}"
-                        for x in bad
-                    ),
-                )
-        junit.totals(suite, tests, failures, errors)
+    scaffold.junit_devices(root, report, "roceconf.", _features, _feature_failure, "not audited")
     if report.baseline is not None:
         suite = junit.suite(root, "acceptance-baseline")
         by_dev: dict[str, list[str]] = {}
@@ -466,27 +413,15 @@ def to_junit(report: DriftReport) -> str:
 
 # ----------------------------------------------------------------------------------------- Markdown
 def _md(s: Any) -> str:
-    return md_cell(_v(s))
+    return scaffold.md_cell(_v(s))
 
 
 def to_markdown(report: DriftReport) -> str:
-    c = report.counts
-    icon = {"in_sync": "✅", "drift": "❌", "unknown": "❓"}
-    out = overview(
-        "roceconf drift report",
-        report,
-        f"**{c['devices']} devices**: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
-        f"{summary_line(c)}.",
-        (
-            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.causes, "critical"),
-             count(d.causes, "warning"), d.reason or "")
-            for d in report.devices
-        ),
-    )
+    out = scaffold.overview("roceconf drift report", report, {"in_sync": "✅", "drift": "❌", "unknown": "❓"})
     for d in report.devices:
         if not d.items:
             continue
-        out += device_section(
+        out += scaffold.device_section(
             d.device, d.platform, "severity", "ports", "field", "expected", "actual", "where", "impact"
         )
         for x in d.causes:

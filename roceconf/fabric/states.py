@@ -9,7 +9,7 @@ from roceconf import outdir, platforms
 from roceconf.intent.desired import expressible_states
 from roceconf.intent.fabric import Fabric
 from roceconf.names import natural_key
-from roceconf.state import DeviceState
+from roceconf.state import DeviceState, has_content
 
 
 @dataclass
@@ -27,19 +27,6 @@ class StateSet:
     @property
     def actual(self) -> bool:
         return self.kind == "actual"
-
-
-def _has_content(state: DeviceState) -> bool:
-    """Anything RoCE-relevant was read: a DSCP map, or a port with at least one stated value (junk output
-    names ports but states nothing, and is unknown, never 'in sync' or 'drift')."""
-    return bool(state.dscp_to_tc) or any(_stated(itf.model_dump()) for itf in state.interfaces.values())
-
-
-def _stated(value: object) -> bool:
-    """A settings value with at least one leaf (names such as an RDMA device name do not count)."""
-    if isinstance(value, dict):
-        return any(_stated(v) for k, v in value.items() if k != "device")
-    return value not in (None, [])
 
 
 def desired(fab: Fabric) -> StateSet:
@@ -74,7 +61,7 @@ def _read_configs(fab: Fabric, directory: str | Path, out: StateSet) -> None:
         except Exception as e:  # noqa: BLE001 - a parser bug on one device never stops the check
             out.unreadable[name] = f"cannot parse {path.name}: {type(e).__name__}"
             continue
-        if not _has_content(state):
+        if not has_content(state):
             out.unreadable[name] = f"{path.name}: no RoCE configuration found"
             continue
         out.states[name] = state
@@ -88,7 +75,7 @@ def from_inventory(fab: Fabric, inventory: str | Path, **audit_kwargs: object) -
     report = audit(fab, inventory=inventory, **audit_kwargs)  # type: ignore[arg-type]
     out = StateSet("actual", f"inventory {inventory}")
     for r in report.devices:
-        if r.actual is not None and _has_content(r.actual) and r.status != "unknown":
+        if r.actual is not None and has_content(r.actual) and r.status != "unknown":
             out.states[r.device] = r.actual
             out.labels[r.device] = f"{r.device}:running-config"
         else:

@@ -186,16 +186,22 @@ def health_live(
     return evaluate(fab, snaps, errors, source=source, meta=meta)
 
 
-def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
-    """Snapshots of a saved counters file; CollectError (the device is unknown) when it cannot be used."""
+def saved_json(path: Path, what: str) -> Any:
+    """The JSON of a saved file (``what``: "counters", "LLDP file", for the message); CollectError (the device is
+    unknown) when it is absent, not a regular file, too large or not JSON."""
     if not os.path.lexists(path):
-        raise CollectError(f"no saved counters {path.name} in {path.parent}", retry=False)
+        raise CollectError(f"no saved {what} {path.name} in {path.parent}", retry=False)
     try:
-        data = jsontext.loads(read_text(path, limits.MAX_JSON_BYTES, encoding="utf-8"))
+        return jsontext.loads(read_text(path, limits.MAX_JSON_BYTES, encoding="utf-8"))
     except InputFileError as e:
         raise CollectError(str(e), retry=False) from None
     except ValueError as e:
         raise CollectError(f"{path}: not JSON ({e})", retry=False) from None
+
+
+def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
+    """Snapshots of a saved counters file; CollectError (the device is unknown) when it cannot be used."""
+    data = saved_json(path, "counters")
     if not isinstance(data, dict) or not isinstance(data.get("samples"), list):
         raise CollectError(f"{path}: no 'samples' list (not a file written by --save-counters)", retry=False)
     if data.get("platform") not in (None, dev.platform):

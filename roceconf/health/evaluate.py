@@ -12,15 +12,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+import roceconf.health.rules as R
 from roceconf.counters.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
-from roceconf.health import rules as R
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
+from roceconf.jsontext import fields_of
 from roceconf.names import natural_key
+from roceconf.reports.scaffold import SEVERITY_RANK, AuditReport, device_head, worst
 
 Severity = Literal["critical", "warning", "info"]
 Status = Literal["healthy", "findings", "unknown"]
-SEVERITY_RANK = {"critical": 0, "warning": 1, "info": 2}
 
 
 @dataclass
@@ -39,20 +40,8 @@ class Finding:
     hint: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "rule": self.rule,
-            "severity": self.severity,
-            "title": self.title,
-            "device": self.device,
-            "port": self.port,
-            "priority": self.priority,
-            "counters": self.counters,
-            "value": None if self.value is None else round(self.value, 6),
-            "threshold": self.threshold,
-            "message": self.message,
-            "impact": self.impact,
-            "hint": self.hint,
-        }
+        """The fields, the value rounded to 6 decimals."""
+        return {**fields_of(self), "value": None if self.value is None else round(self.value, 6)}
 
 
 @dataclass
@@ -134,9 +123,8 @@ class DeviceHealth:
         return [f for p in self.ports.values() for f in p.findings]
 
     @property
-    def worst(self) -> Severity | None:
-        fs = self.findings
-        return min((f.severity for f in fs), key=SEVERITY_RANK.__getitem__) if fs else None
+    def worst(self) -> str | None:
+        return worst(self.findings)
 
     def tree(self) -> dict[str, dict[int | None, list[Finding]]]:
         """port -> priority -> findings (ports without findings left out)."""
@@ -144,14 +132,7 @@ class DeviceHealth:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "device": self.device,
-            "platform": self.platform,
-            "status": self.status,
-            "source": self.source,
-            "reason": self.reason,
-            "worst_severity": self.worst,
-            "attempts": self.attempts,
-            "seconds": round(self.seconds, 3),
+            **device_head(self),
             "samples": self.samples,
             "warnings": self.warnings,
             "ports": [p.to_dict() for p in self.ports.values()],
@@ -159,7 +140,7 @@ class DeviceHealth:
 
 
 @dataclass
-class HealthReport:
+class HealthReport(AuditReport):
     intent: str
     source: str
     generated_at: str
@@ -169,45 +150,15 @@ class HealthReport:
     def findings(self) -> list[Finding]:
         return [f for d in self.devices for f in d.findings]
 
-    @property
-    def counts(self) -> dict[str, int]:
-        c = {
-            "devices": len(self.devices),
-            "healthy": 0,
-            "findings": 0,
-            "unknown": 0,
-            "critical": 0,
-            "warning": 0,
-            "info": 0,
-        }
-        for d in self.devices:
-            c[d.status] += 1
-            for f in d.findings:
-                c[f.severity] += 1
-        return c
+    #: exit code (`AuditReport.exit_code`): 0 healthy, 1 findings, 3 some device could not be read and
+    #: nothing was found elsewhere (as drift), or no device was judged at all (never healthy)
+    STATUS_WORDS = (("healthy", "healthy"), ("findings", "with findings"), ("unknown", "unknown"))
 
-    @property
-    def exit_code(self) -> int:
-        """0 healthy, 1 findings, 3 some device could not be read and nothing was found elsewhere (as drift),
-        or no device was judged at all (nothing judged is never healthy)."""
-        if not self.devices:
-            return 3
-        if any(d.status == "findings" for d in self.devices):
-            return 1
-        if any(d.status == "unknown" for d in self.devices):
-            return 3
-        return 0
+    def found(self, device: DeviceHealth) -> list[Finding]:
+        return device.findings
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "format_version": 1,
-            "intent": self.intent,
-            "source": self.source,
-            "generated_at": self.generated_at,
-            "summary": self.counts,
-            "exit_code": self.exit_code,
-            "devices": [d.to_dict() for d in self.devices],
-        }
+        return {**self.head(), "devices": [d.to_dict() for d in self.devices]}
 
 
 # ------------------------------------------------------------------------------------------- rates

@@ -3,25 +3,17 @@ exposition in health/prometheus.py."""
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-from rich.console import Console
-from rich.table import Table
-
-from roceconf.health.evaluate import HealthReport
+from roceconf.health.evaluate import DeviceHealth, HealthReport
 from roceconf.health.rules import ALL
-from roceconf.reports import escape, junit
-from roceconf.reports.scaffold import count, device_section, md_cell, overview
+from roceconf.intent.rules import Rule
+from roceconf.jsontext import published_schema
+from roceconf.reports import escape, junit, scaffold
 
 
-class _R(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class FindingModel(_R):
+class FindingModel(scaffold.Strict):
     rule: str
     severity: Literal["critical", "warning", "info"]
     title: str
@@ -36,7 +28,7 @@ class FindingModel(_R):
     hint: str
 
 
-class IntervalModel(_R):
+class IntervalModel(scaffold.Strict):
     start: float
     seconds: float
     prio: dict[str, dict[str, float]]
@@ -44,7 +36,7 @@ class IntervalModel(_R):
     reset: list[str]
 
 
-class PortModel(_R):
+class PortModel(scaffold.Strict):
     port: str
     partner: str | None
     intervals: list[IntervalModel]
@@ -53,21 +45,14 @@ class PortModel(_R):
     findings: list[FindingModel]
 
 
-class DeviceModel(_R):
-    device: str
-    platform: str
+class DeviceModel(scaffold.DeviceHeadModel):
     status: Literal["healthy", "findings", "unknown"]
-    source: str
-    reason: str | None
-    worst_severity: Literal["critical", "warning", "info"] | None
-    attempts: int
-    seconds: float
     samples: list[float]
     warnings: list[str]
     ports: list[PortModel]
 
 
-class SummaryModel(_R):
+class SummaryModel(scaffold.Strict):
     devices: int
     healthy: int
     findings: int
@@ -77,30 +62,19 @@ class SummaryModel(_R):
     info: int
 
 
-class ReportModel(_R):
+class ReportModel(scaffold.ReportHeadModel):
     """roceconf health report (`roceconf health --format json`)."""
 
-    format_version: Literal[1]
-    intent: str
-    source: str
-    generated_at: str
     summary: SummaryModel
-    exit_code: Literal[0, 1, 3]
     devices: list[DeviceModel]
 
 
 def report_json_schema() -> dict[str, Any]:
-    s = ReportModel.model_json_schema()
-    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    s["$id"] = "https://roceconf.dev/schemas/health-report.schema.json"
-    s["title"] = "roceconf health report"
-    return s
+    return published_schema(ReportModel, "health-report.schema.json", "roceconf health report")
 
 
 def to_json(report: HealthReport) -> str:
-    data = report.to_dict()
-    ReportModel.model_validate(data)  # the output always matches its published schema
-    return escape.dumps(data, indent=2) + "\n"
+    return scaffold.checked_json(ReportModel, report.to_dict())
 
 
 _STYLE = {
@@ -118,10 +92,8 @@ def _prio(p: int | None) -> str:
 
 
 def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
-    buf = io.StringIO()
-    con = Console(file=buf, force_terminal=color, no_color=not color, width=width, soft_wrap=False)
-    c = report.counts
-    con.print(f"[bold]roceconf health[/bold]  intent {esc(report.intent)}  ({esc(report.source)})")
+    buf, con = scaffold.text_console(color, width)
+    con.print(scaffold.text_title("health", report))
     for d in report.devices:
         con.print()
         span = (
@@ -129,17 +101,13 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
             if len(d.samples) > 1
             else ""
         )
-        con.print(
-            f"[{_STYLE[d.status]}]{d.status.upper()}[/]  [bold]{esc(d.device)}[/bold] ({d.platform})  {esc(d.source)}  {span}"
-        )
+        con.print(f"{scaffold.text_device(d, _STYLE)}  {span}")
         if d.status == "unknown":
             con.print(f"  could not read: {escape.plain(d.reason)}", markup=False)
             continue
         if not d.findings:
             continue
-        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False, expand=False)
-        for col in ("severity", "rule", "port", "prio", "finding", "impact"):
-            t.add_column(col, overflow="fold", max_width=60 if col in ("impact", "finding") else None)
+        t = scaffold.text_table(("severity", "rule", "port", "prio", "finding", "impact"), ("impact", "finding"))
         for f in d.findings:
             t.add_row(
                 f"[{_STYLE[f.severity]}]{f.severity}[/]",
@@ -151,65 +119,43 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
             )
         con.print(t)
     con.print()
-    con.print(
-        f"{c['devices']} device(s): {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown; "
-        f"{c['critical']} critical, {c['warning']} warning"
-        + ("; nothing judged: no device of the intent was selected" if not c["devices"] else "")
-    )
+    con.print(scaffold.text_totals(report, "nothing judged: no device of the intent was selected"))
     return buf.getvalue()
 
 
 def to_junit(report: HealthReport) -> str:
     """One test case per device and rule; failures for findings, errors for unknown devices."""
     root = junit.suites("roceconf health")
-    for d in report.devices:
-        suite = junit.suite(root, d.device, hostname=d.platform)
-        tests = failures = errors = 0
-        for r in ALL:
-            tests += 1
-            case = junit.case(suite, f"roceconf.health.{d.device}", f"{r.id} {r.title}", time=f"{d.seconds:.3f}")
-            if d.status == "unknown":
-                errors += 1
-                junit.error(case, f"not read: {d.reason}", "unknown")
-                continue
-            bad = [f for f in d.findings if f.rule == r.id]
-            if bad:
-                failures += 1
-                junit.failure(
-                    case,
-                    f"{len(bad)} finding(s)",
-                    r.severity,
-                    "\n".join(
-                        f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}"
-                        for f in bad
-                    ),
-                )
-        junit.totals(suite, tests, failures, errors)
+    scaffold.junit_devices(root, report, "roceconf.health.", lambda _d: _RULE_CASES, _rule_failure, "not read")
     return junit.finish(root)
 
 
+_RULE_CASES = [(f"{r.id} {r.title}", r) for r in ALL]
+
+
+def _rule_failure(d: DeviceHealth, r: Rule) -> tuple[str, str, str] | None:
+    bad = [f for f in d.findings if f.rule == r.id]
+    if not bad:
+        return None
+    return (
+        f"{len(bad)} finding(s)",
+        r.severity,
+        "\n".join(
+            f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}" for f in bad
+        ),
+    )
+
+
 esc = escape.markup
-_md = md_cell
+_md = scaffold.md_cell
 
 
 def to_markdown(report: HealthReport) -> str:
-    c = report.counts
-    icon = {"healthy": "✅", "findings": "❌", "unknown": "❓"}
-    out = overview(
-        "roceconf health report",
-        report,
-        f"**{c['devices']} devices**: {c['healthy']} healthy, {c['findings']} with findings, {c['unknown']} unknown — "
-        f"{c['critical']} critical, {c['warning']} warning.",
-        (
-            (d.device, d.platform, f"{icon[d.status]} {d.status}", count(d.findings, "critical"),
-             count(d.findings, "warning"), d.reason or "")
-            for d in report.devices
-        ),
-    )
+    out = scaffold.overview("roceconf health report", report, {"healthy": "✅", "findings": "❌", "unknown": "❓"})
     for d in report.devices:
         if not d.findings:
             continue
-        out += device_section(d.device, d.platform, "severity", "rule", "port", "priority", "finding", "impact")
+        out += scaffold.device_section(d.device, d.platform, "severity", "rule", "port", "priority", "finding", "impact")
         for f in d.findings:
             out.append(
                 f"| {f.severity} | {_md(f.rule)} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"

@@ -17,9 +17,9 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
+import roceconf.intent.guards as guards
 from roceconf import limits, names, platforms
 from roceconf.diagnostics import Diagnostic, DiagnosticError
-from roceconf.intent import guards
 from roceconf.intent.model import (
     NIC_PLATFORMS,
     Ecmp,

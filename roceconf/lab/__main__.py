@@ -1,7 +1,8 @@
 """Run the loopback lab as a process.
 
     ROCECONF_USERNAME=u ROCECONF_PASSWORD=p \\
-    python -m roceconf.lab --configs DIR --inventory-out FILE --ttl SECONDS [--scenario NAME[@DEVICE[:PORT]]]
+    python -m roceconf.lab --configs DIR --inventory-out FILE --ttl SECONDS [--cabling CSV]
+        [--scenario NAME[@DEVICE[:PORT]]]
 
 One device per file in DIR (name = file stem). The platform comes from a subdirectory named
 after it (``DIR/nxos/leaf1.cfg``), from ``--platform NAME=PLATFORM``, or from the file:
@@ -22,7 +23,7 @@ import sys
 import threading
 from pathlib import Path
 
-from roceconf import jsontext, outdir
+from roceconf import jsontext, limits, outdir
 from roceconf.lab.device import FAULTS, HOST_PLATFORMS, PLATFORMS
 from roceconf.lab.server import Lab
 
@@ -100,7 +101,12 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         metavar="NAME[@DEVICE[:PORT]]",
         help="counter scenario (healthy, pfc-storm, watchdog, lossless-drops, ecn-no-cnp, misclassified-pause, "
-        "counter-reset); repeatable",
+        "counter-reset) or cabling scenario (miswire, crossed-rail; needs --cabling); repeatable",
+    )
+    ap.add_argument(
+        "--cabling",
+        type=Path,
+        help="cables as the intent's CSV table (a_device,a_port,b_device,b_port[,cable_m]): LLDP answers them",
     )
     ap.add_argument("--keep-inventory", action="store_true", help="leave the inventory file on exit")
     args = ap.parse_args(argv)
@@ -147,6 +153,15 @@ def main(argv: list[str] | None = None) -> int:
         found = collect(args.configs, overrides)
         for name, platform, text in found:
             lab.add(name, platform, text, fault=faults.get(name))
+        if args.cabling is not None:
+            from roceconf.inputfile import read_text
+            from roceconf.lab.wiring import read_cabling
+
+            links = read_cabling(read_text(args.cabling, limits.MAX_SIDE_FILE_BYTES, encoding="utf-8"), str(args.cabling))
+            stray = sorted({d for a, _p, b, _q in links for d in (a, b)} - set(lab.devices))
+            if stray:
+                raise ValueError(f"{args.cabling}: no config for device {stray[0]!r} in {args.configs}")
+            lab.set_links(links)
         lab.set_scenarios(args.scenario)
     except (ValueError, TypeError) as exc:  # UnicodeDecodeError of a config file included
         print(f"lab: {exc}", file=sys.stderr)

@@ -13,9 +13,10 @@ from typing import Any
 
 import yaml
 
-from roceconf.lab import bom as lab_bom
-from roceconf.lab import tree
+import roceconf.lab.bom as lab_bom
+import roceconf.lab.tree as tree
 from roceconf.lab.counters import LabCounters, PortProfile, Scenario, profiles, rdma_devices
+from roceconf.neighbors import Neighbor
 from roceconf.state import DeviceState
 
 #: Faults a device can be given (``None`` = healthy).
@@ -177,6 +178,8 @@ class Device:
         #: Moving counters (see roceconf.lab.counters); scenarios via ``set_scenarios``.
         self.counters = LabCounters(is_host=self.is_host)
         self._profiles: tuple[str, dict[str, PortProfile], dict[str, str | None]] | None = None
+        #: LLDP neighbours the device sees (set by the lab from its cables, roceconf.lab.wiring)
+        self.neighbours: list[Neighbor] = []
         self.set_config(config if config is not None else "")
         self.startup = self.get_config()
 
@@ -207,13 +210,18 @@ class Device:
             return self._profiles[1], self._profiles[2]
 
     def counter_output(self, command: str) -> str | None:
-        """The output of a counter command (the platform's ``counters.simulate`` over the moving counters),
-        or None when ``command`` is not one."""
-        from roceconf.platforms import counters
+        """The output of a counter command (the platform's ``counters.simulate`` over the moving counters) or
+        of an LLDP command (the platform's ``lldp.simulate`` over the device's cables), or None when
+        ``command`` is neither."""
+        from roceconf.platforms import counters, lldp
 
         cmd = " ".join(command.split())
         while cmd.startswith("sudo "):
             cmd = cmd[5:]
+        with self.lock:
+            seen = lldp(self.platform).simulate(cmd, list(self.neighbours), self.name)
+        if seen is not None:
+            return seen
         spec = counters(self.platform)
         if spec.simulate({}, cmd, {}) is None:
             return None

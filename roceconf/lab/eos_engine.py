@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from roceconf.lab import tree
+import roceconf.lab.tree as tree
 from roceconf.lab.device import Device
 from roceconf.lab.refuse import eos_refusal
 from roceconf.lab.shellbase import BOOT_TIME, apply_pipes, junk, split_pipes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from roceconf.lab import bom as lab_bom
+import roceconf.lab.bom as lab_bom
 from roceconf.lab.device import Device, junos_curly_to_set, junos_lines
 from roceconf.lab.refuse import junos_load_errors, junos_refusal
 from roceconf.lab.shellbase import Shell, apply_pipes, split_pipes

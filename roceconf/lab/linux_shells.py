@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from roceconf.lab import bom as lab_bom
+import roceconf.lab.bom as lab_bom
 from roceconf.lab.device import Device, deep_merge, deep_unset, nv_command_patch, nv_patch
 from roceconf.lab.refuse import (
     host_command_refusal,

@@ -7,7 +7,7 @@ import re
 import time
 from typing import Any
 
-from roceconf.lab import tree
+import roceconf.lab.tree as tree
 from roceconf.lab.device import Device
 from roceconf.lab.refuse import nxos_refusal
 from roceconf.lab.shellbase import BOOT_TIME, Shell, apply_pipes, junk, split_pipes

@@ -21,12 +21,13 @@ from typing import Any
 import asyncssh
 import yaml
 
-from roceconf.lab import tls as lab_tls
+import roceconf.lab.tls as lab_tls
 from roceconf.lab.device import FAULTS, Device
 from roceconf.lab.eos_engine import EapiError, EosEngine
 from roceconf.lab.refuse import junos_warm_up
 from roceconf.lab.shellbase import Shell
 from roceconf.lab.shells import SHELLS
+from roceconf.lab.wiring import CABLING_SCENARIOS, Wiring
 from roceconf.state import DeviceState
 from roceconf.transport import Target
 
@@ -323,6 +324,8 @@ class Lab:
         self.username = username
         self.password = password
         self.devices: dict[str, Device] = {}
+        #: the cables between the devices (``set_links``), answered as LLDP neighbours
+        self.wiring = Wiring()
         self._listeners: dict[str, socket.socket] = {}
         self._accept_tasks: dict[str, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -441,9 +444,23 @@ class Lab:
         if platform == "junos":  # the schema the device resolves set lines in (roceconf/lab/refuse.py)
             junos_warm_up(dev.facts.get("model"))
         self.devices[name] = dev
+        self._rewire()
         if self._loop is not None:
             self._call(self._start_device(dev))
         return dev
+
+    def set_links(self, links: Iterable[tuple[str, str, str, str]]) -> None:
+        """Lay the cables (``(a_device, a_port, b_device, b_port)``, e.g. the intent's links): every device
+        answers its platform's LLDP commands with the far ends (roceconf.lab.wiring)."""
+        self.wiring.set_links(links)
+        self._rewire()
+
+    def _rewire(self) -> None:
+        plats = {n: d.platform for n, d in self.devices.items()}
+        for n, d in self.devices.items():
+            seen = self.wiring.neighbours(n, plats)
+            with d.lock:
+                d.neighbours = seen
 
     async def _start_device(self, dev: Device) -> None:
         dev.loop = asyncio.get_running_loop()
@@ -592,12 +609,17 @@ class Lab:
         return self.devices[name].stats()
 
     def set_scenarios(self, items: Iterable[str]) -> None:
-        """Counter scenarios, each ``NAME[@DEVICE[:PORT]]`` (see roceconf.lab.counters); replaces the
-        previous ones and restarts the read counts. ValueError names the first bad item."""
+        """Counter scenarios, each ``NAME[@DEVICE[:PORT]]`` (see roceconf.lab.counters), and cabling scenarios
+        (``miswire`` / ``crossed-rail``, roceconf.lab.wiring); replaces the previous ones (the cables go back
+        to the laid links) and restarts the read counts. ValueError names the first bad item."""
         from roceconf.lab.counters import Scenario, needs, parse_scenario
 
         per: dict[str, list[Scenario]] = {n: [] for n in self.devices}
+        self.wiring.reset()
         for text in items:
+            if text.partition("@")[0] in CABLING_SCENARIOS:
+                self._cabling_scenario(text)
+                continue
             name, dev, port = parse_scenario(text)
             if dev is not None and dev not in self.devices:
                 raise ValueError(f"scenario {text!r}: no device {dev!r} in the lab")
@@ -614,6 +636,16 @@ class Lab:
                 per[d].append(Scenario(name, port))
         for d, sc in per.items():
             self.devices[d].set_scenarios(sc)
+        self._rewire()
+
+    def _cabling_scenario(self, text: str) -> None:
+        name, _, where = text.partition("@")
+        dev, _, port = where.partition(":")
+        if not dev or dev not in self.devices:
+            raise ValueError(f"scenario {text!r}: give a device of the lab after '@' ({name}@DEVICE[:PORT])")
+        if name == "crossed-rail" and not self.devices[dev].is_host:
+            raise ValueError(f"scenario {text!r}: crossed-rail swaps a host's NIC cables; give a host")
+        self.wiring.swap(dev, port or None, text)
 
     @property
     def ca_file(self) -> Path:

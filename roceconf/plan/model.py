@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from roceconf.jsontext import published_schema
+
 Disruption = Literal["hitless", "brief traffic hit", "link flap", "needs reboot"]
 Risk = Literal["low", "medium", "high"]
 Action = Literal["add", "change", "remove"]
@@ -119,8 +121,4 @@ class Plan(_Model):
 
 
 def plan_json_schema() -> dict[str, Any]:
-    schema = Plan.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://roceconf.dev/schemas/plan.schema.json"
-    schema["title"] = "roceconf plan"
-    return schema
+    return published_schema(Plan, "plan.schema.json", "roceconf plan")

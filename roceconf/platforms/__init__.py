@@ -14,7 +14,7 @@ SWITCHES = ("eos", "nxos", "nvue", "sonic", "junos")
 NICS = ("connectx", "bnxt", "linux-dcb")
 NAMES = SWITCHES + NICS
 
-__all__ = ["NAMES", "NICS", "SWITCHES", "Capabilities", "Fact", "Platform", "all_platforms", "counters", "get", "interface_kind"]
+__all__ = ["NAMES", "NICS", "SWITCHES", "Capabilities", "Fact", "Platform", "all_platforms", "counters", "get", "interface_kind", "lldp"]
 
 
 @cache
@@ -36,6 +36,15 @@ def counters(name: str):  # -> roceconf.counters.model.CounterSpec
         raise KeyError(f"unknown platform {name!r}; known: {', '.join(NAMES)}")
     module = importlib.import_module(f"roceconf.platforms.{name.replace('-', '_')}.counters")
     return module.COUNTERS
+
+
+@cache
+def lldp(name: str):  # -> roceconf.neighbors.LldpSpec
+    """The LLDP reader of a platform: ``roceconf/platforms/<name>/lldp.py`` ``LLDP``."""
+    if name not in NAMES:
+        raise KeyError(f"unknown platform {name!r}; known: {', '.join(NAMES)}")
+    module = importlib.import_module(f"roceconf.platforms.{name.replace('-', '_')}.lldp")
+    return module.LLDP
 
 
 def interface_kind(platform: str) -> names.NameKind:

@@ -25,6 +25,7 @@ COMMAND_FORMATS: dict[str, tuple[str, ...]] = {
     "plan": ("text", "json", "yaml", "junit", "markdown", "github", "html"),
     "drift": ("text", "json", "yaml", "junit", "markdown", "html"),
     "health": ("text", "json", "yaml", "junit", "markdown", "prometheus", "html"),
+    "cabling": ("text", "json", "junit", "markdown"),
     "demo": ("text", "json", "yaml", "junit", "markdown"),
     "headroom": ("text", "json", "yaml"),
     "expand": ("yaml", "json"),

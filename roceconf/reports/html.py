@@ -8,6 +8,7 @@ devices and intents are HTML-escaped by Jinja2's autoescape; the embedded JSON h
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,37 +30,58 @@ from roceconf.reports.fabricmap import (
     mermaid,
     worst,
 )
+from roceconf.reports.scaffold import shown
 
 _SEV = {"error": "critical", "critical": "critical", "warning": "warning", "info": "info"}
 
 
 # --------------------------------------------------------------------------------------------- adapters
-def _value(v: Any) -> str:
-    if v is None:
-        return "unset"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_value(x)}" for k, x in v.items())
-    return str(v)
-
-
-def drift_map(report: Any, fab: Fabric) -> FabricMap:
+def _marks(
+    report: Any, unread: str, add: Callable[[DeviceMark, Any], list[Any]], port: Callable[[Any], str | None]
+) -> dict[str, DeviceMark]:
+    """Device -> its mark: unknown (``unread``, the reason), its rows (``add`` puts them on the mark and returns
+    the device's items or findings), each port (``port`` of an item) and the device coloured by the worst."""
     marks: dict[str, DeviceMark] = {}
     for d in report.devices:
         m = DeviceMark(status=d.status)
         if d.status == "unknown":
             m.color = "unknown"
-            m.items.append(Item("unknown", "could not be audited", detail=d.reason or "", rule="unread"))
-        for cause in d.causes:
-            where = cause.where + (f" ({', '.join(cause.locations[:3])})" if cause.locations else "")
-            fix = "\n".join(d.remediation[n].commands.strip() for n in remediation_for(cause, d.remediation))
-            m.items.append(Item(cause.severity, cause.what(_value), where.strip(), f"{len(cause.ports)} port(s)"
-                                if len(cause.ports) > 1 else "", cause.explanation, fix[:4000], cause.feature))
-        for i in d.items:
-            if i.interface:
-                m.ports[i.interface] = worst({m.ports.get(i.interface, "ok"), i.severity})
-        if d.items:
-            m.color = worst({i.severity for i in d.items})
+            m.items.append(Item("unknown", unread, detail=d.reason or "", rule="unread"))
+        found = add(m, d)
+        for x in found:
+            if p := port(x):
+                m.ports[p] = worst({m.ports.get(p, "ok"), x.severity})
+        if found:
+            m.color = worst({x.severity for x in found})
         marks[d.device] = m
+    return marks
+
+
+def _drift_rows(m: DeviceMark, d: Any) -> list[Any]:
+    """A row per cause (`roceconf.reports.causes`); the device's items."""
+    for cause in d.causes:
+        where = cause.where + (f" ({', '.join(cause.locations[:3])})" if cause.locations else "")
+        fix = "\n".join(d.remediation[n].commands.strip() for n in remediation_for(cause, d.remediation))
+        m.items.append(Item(cause.severity, cause.what(shown), where.strip(), f"{len(cause.ports)} port(s)"
+                            if len(cause.ports) > 1 else "", cause.explanation, fix[:4000], cause.feature))
+    return d.items
+
+
+def _health_rows(m: DeviceMark, d: Any) -> list[Any]:
+    """A row per cause: a rule firing on a range of ports is one finding; the device's findings."""
+    same: dict[tuple[str, str, str, Any], list[Any]] = {}
+    for f in d.findings:
+        same.setdefault((f.rule, f.severity, f.title, f.priority), []).append(f)
+    for (rule, sev, title, prio), fs in same.items():
+        ports = ", ".join(compress(f.port for f in fs if f.port))
+        where = ports + (f" priority {prio}" if prio is not None else "")
+        detail = fs[0].message if len(fs) == 1 else f"{len(fs)} ports; first: {fs[0].message}"
+        m.items.append(Item(sev, title, where.strip(), detail, fs[0].impact, fs[0].hint, rule))
+    return d.findings
+
+
+def drift_map(report: Any, fab: Fabric) -> FabricMap:
+    marks = _marks(report, "could not be audited", _drift_rows, lambda i: i.interface)
     c = report.counts
     summary = (f"{c['devices']} devices: {c['in_sync']} in sync, {c['drift']} drifted, {c['unknown']} unknown — "
                f"{c['findings']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning")
@@ -67,26 +89,7 @@ def drift_map(report: Any, fab: Fabric) -> FabricMap:
 
 
 def health_map(report: Any, fab: Fabric) -> FabricMap:
-    marks: dict[str, DeviceMark] = {}
-    for d in report.devices:
-        m = DeviceMark(status=d.status)
-        if d.status == "unknown":
-            m.color = "unknown"
-            m.items.append(Item("unknown", "could not be read", detail=d.reason or "", rule="unread"))
-        same: dict[tuple[str, str, str, Any], list[Any]] = {}
-        for f in d.findings:  # one row per cause: a rule firing on a range of ports is one finding
-            same.setdefault((f.rule, f.severity, f.title, f.priority), []).append(f)
-        for (rule, sev, title, prio), fs in same.items():
-            ports = ", ".join(compress(f.port for f in fs if f.port))
-            where = ports + (f" priority {prio}" if prio is not None else "")
-            detail = fs[0].message if len(fs) == 1 else f"{len(fs)} ports; first: {fs[0].message}"
-            m.items.append(Item(sev, title, where.strip(), detail, fs[0].impact, fs[0].hint, rule))
-        for f in d.findings:
-            if f.port:
-                m.ports[f.port] = worst({m.ports.get(f.port, "ok"), f.severity})
-        if d.findings:
-            m.color = worst({f.severity for f in d.findings})
-        marks[d.device] = m
+    marks = _marks(report, "could not be read", _health_rows, lambda f: f.port)
     n = len(report.findings)
     causes = sum(len(m.items) for m in marks.values() if m.color != "unknown")
     fmap = build(fab, marks, f"roceconf health — fabric {fab.intent.fabric}", "health",

@@ -12,8 +12,8 @@ from typing import Any
 import yaml as yaml_errors
 from ruamel.yaml import YAML
 
+import roceconf.platforms.nvue.bigyaml as bigyaml
 from roceconf.platforms.base import split_words
-from roceconf.platforms.nvue import bigyaml
 from roceconf.state import DeviceState
 from roceconf.units import expand_ints, parse_size
 

@@ -86,9 +86,8 @@ messages:
   elements: str
 """
 
-import sys  # noqa: E402
-
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.play import fail_unimportable  # noqa: E402
 from ansible_collections.roceconf.fabric.plugins.module_utils.target import (  # noqa: E402
     CONNECTION_ARGS,
     target_from_params,
@@ -109,7 +108,7 @@ def main():
         from roceconf import platforms
         from roceconf.apply import ApplyError, apply_config, apply_method
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        fail_unimportable(module, e)
     p = module.params
     target = target_from_params(p)
     if target.problem:

@@ -145,79 +145,38 @@ files:
 """
 
 import os  # noqa: E402
-import sys  # noqa: E402
-from datetime import UTC, datetime  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 
 
 def main():
     module = AnsibleModule(
         argument_spec={
-            "intent": {"type": "path", "required": True},
-            "devices": {"type": "list", "elements": "str", "required": True},
-            "connections": {"type": "list", "elements": "dict", "default": []},
-            "connection_secrets": {"type": "list", "elements": "dict", "default": [], "no_log": True},
+            **play.PLAY_ARGS,
             "workers": {"type": "int", "default": 8},
             "timeout": {"type": "float", "default": 10.0},
-            "dest": {"type": "path", "required": True},
-            "date": {"type": "str"},
-            "fail": {"type": "bool", "default": True},
-            "inventory_hosts": {"type": "list", "elements": "str", "default": []},
-            "job_id": {"type": "str"},
-            "workflow_job_id": {"type": "str"},
+            **play.REPORT_ARGS,
         },
         supports_check_mode=True,
     )
     try:
         from roceconf.acceptance.bom import collect
-        from roceconf.compile import load_valid, write_outputs
-        from roceconf.diagnostics import DiagnosticError
+        from roceconf.compile import write_outputs
         from roceconf.drift.collect import CollectError
-        from roceconf.inventory import target_from_vars
         from roceconf.reports import to_data
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        play.fail_unimportable(module, e)
     p = module.params
-    try:
-        fab = load_valid(p["intent"])
-    except DiagnosticError as e:
-        module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
-    except OSError as e:
-        module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
-    n = len(p["devices"])
-    conns = list(p["connections"]) + [{}] * (n - len(p["connections"]))
-    secrets = list(p["connection_secrets"]) + [{}] * (n - len(p["connection_secrets"]))
-    targets = {}
-    for dev, conn, secret in zip(p["devices"], conns[:n], secrets[:n], strict=True):
-        if dev in fab.devices:
-            targets[dev] = target_from_vars(dev, {**(conn or {}), **(secret or {})}, env=os.environ)
-    devices = [d for d in p["devices"] if d in fab.devices]
-    skipped = [d for d in p["devices"] if d not in fab.devices]
-    if p["inventory_hosts"] and not p["job_id"]:  # the intent's devices the inventory lacks: unknown
-        devices += [d for d in fab.devices if d not in set(p["inventory_hosts"]) and d not in devices]
-    if not devices:
-        module.fail_json(msg="none of the play's hosts is a device of the intent")
-    folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or datetime.now(UTC).strftime("%Y-%m-%d"))
-    meta = None
-    if p["job_id"]:
-        from roceconf.slices import SliceError, job_dirname, slice_meta
-
-        try:
-            run = job_dirname(p["workflow_job_id"]) if p["workflow_job_id"] else "job-none"
-            folder = os.path.join(folder, "slices", "awx-" + run[len("job-"):], job_dirname(p["job_id"]))
-        except SliceError as e:
-            module.fail_json(msg=str(e))
-        meta = slice_meta("bom", p["intent"], devices, job_id=p["job_id"], workflow_job_id=p["workflow_job_id"])
+    fab = play.load_intent(module, p["intent"])
+    targets = play.targets(p, only=fab.devices)
+    devices, skipped = play.devices(module, fab)
+    folder, meta = play.report_folder(module, "bom", devices)
     try:
         data = collect(fab, None, targets=targets, workers=p["workers"], timeout=p["timeout"], device=devices)
     except CollectError as e:
         module.fail_json(msg=str(e))
-    texts = {"bom.json": to_data(data, "json")}  # as `roceconf bom --format json`
-    if meta is not None:
-        import json
-
-        texts["slice.json"] = json.dumps(meta, indent=1) + "\n"  # written last: the slice is complete
+    texts = play.add_slice({"bom.json": to_data(data, "json")}, meta)  # as `roceconf bom --format json`
     write_outputs(texts, folder)
     unknown = {name: d["reason"] for name, d in data["devices"].items() if d["status"] != "read"}
     out = {

@@ -115,15 +115,12 @@ status:
   sample: drift
 """
 
-import sys  # noqa: E402
-
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 from ansible_collections.roceconf.fabric.plugins.module_utils.target import (  # noqa: E402
     CONNECTION_ARGS,
     target_from_params,
 )
-
-RANK = {"critical": 0, "warning": 1, "info": 2}
 
 
 def _item_line(i):
@@ -138,25 +135,17 @@ def main():
             "intent": {"type": "path", "required": True},
             "timeout": {"type": "float", "default": 10.0},
             "retries": {"type": "int", "default": 2},
-            "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
-            "fail_on_unknown": {"type": "bool", "default": True},
+            **play.FAIL_ON_ARGS,
             "bom": {"type": "bool", "default": False},
         },
         supports_check_mode=True,
     )
     try:
-        from roceconf.compile import load_valid
-        from roceconf.diagnostics import DiagnosticError
         from roceconf.drift.audit import audit_device
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        play.fail_unimportable(module, e)
     p = module.params
-    try:
-        fab = load_valid(p["intent"])
-    except DiagnosticError as e:
-        module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
-    except OSError as e:
-        module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
+    fab = play.load_intent(module, p["intent"])
     if p["device"] not in fab.devices:
         module.fail_json(msg=f"no device named '{p['device']}' in the intent {p['intent']}")
     target = target_from_params(p)
@@ -180,7 +169,7 @@ def main():
     if data["status"] == "unknown" and p["fail_on_unknown"]:
         module.fail_json(msg=f"{p['device']}: could not audit: {data['reason']}", **out)
     if p["fail_on"] != "never":
-        bad = [i for i in blocking if RANK[i["severity"]] <= RANK[p["fail_on"]]]
+        bad = [i for i in blocking if play.RANK[i["severity"]] <= play.RANK[p["fail_on"]]]
         if bad:
             shown = "; ".join(f"[{i['severity']}] {_item_line(i)}" for i in bad[:10])
             more = f" (+{len(bad) - 10} more)" if len(bad) > 10 else ""

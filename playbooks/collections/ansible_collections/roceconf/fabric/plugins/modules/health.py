@@ -175,79 +175,39 @@ files:
 """
 
 import os  # noqa: E402
-import sys  # noqa: E402
-from datetime import UTC, datetime  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
-
-RANK = {"critical": 0, "warning": 1, "info": 2}
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 
 
 def main():
     module = AnsibleModule(
         argument_spec={
-            "intent": {"type": "path", "required": True},
-            "devices": {"type": "list", "elements": "str", "required": True},
-            "connections": {"type": "list", "elements": "dict", "default": []},
-            "connection_secrets": {"type": "list", "elements": "dict", "default": [], "no_log": True},
+            **play.PLAY_ARGS,
             "interval": {"type": "float", "default": 10.0},
             "samples": {"type": "int", "default": 2},
             "workers": {"type": "int", "default": 8},
             "timeout": {"type": "float", "default": 10.0},
             "retries": {"type": "int", "default": 2},
-            "dest": {"type": "path", "required": True},
-            "date": {"type": "str"},
-            "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
-            "fail_on_unknown": {"type": "bool", "default": True},
-            "fail": {"type": "bool", "default": True},
-            "inventory_hosts": {"type": "list", "elements": "str", "default": []},
-            "job_id": {"type": "str"},
-            "workflow_job_id": {"type": "str"},
+            **play.FAIL_ON_ARGS,
+            **play.REPORT_ARGS,
         },
         supports_check_mode=True,
     )
     try:
-        from roceconf.compile import load_valid, write_outputs
-        from roceconf.diagnostics import DiagnosticError
+        from roceconf.compile import write_outputs
         from roceconf.drift.collect import CollectError
-        from roceconf.inventory import target_from_vars
         from roceconf.health.collect import health_live
         from roceconf.health.report import FORMATS
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        play.fail_unimportable(module, e)
     p = module.params
     if p["samples"] < 2:
         module.fail_json(msg="samples must be at least 2: rates need two reads")
-    try:
-        fab = load_valid(p["intent"])
-    except DiagnosticError as e:
-        module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
-    except OSError as e:
-        module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
-    n = len(p["devices"])
-
-    conns = list(p["connections"]) + [{}] * (n - len(p["connections"]))
-    secrets = list(p["connection_secrets"]) + [{}] * (n - len(p["connection_secrets"]))
-    targets = {}
-    for dev, conn, secret in zip(p["devices"], conns[:n], secrets[:n], strict=True):
-        targets[dev] = target_from_vars(dev, {**(conn or {}), **(secret or {})}, env=os.environ)
-    devices = [d for d in p["devices"] if d in fab.devices]
-    skipped = [d for d in p["devices"] if d not in fab.devices]
-    if p["inventory_hosts"] and not p["job_id"]:  # the intent's devices the inventory lacks: unknown
-        devices += [d for d in fab.devices if d not in set(p["inventory_hosts"]) and d not in devices]
-    if not devices:
-        module.fail_json(msg="none of the play's hosts is a device of the intent")
-    folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or datetime.now(UTC).strftime("%Y-%m-%d"))
-    meta = None
-    if p["job_id"]:
-        from roceconf.slices import SliceError, job_dirname, slice_meta
-
-        try:
-            run = job_dirname(p["workflow_job_id"]) if p["workflow_job_id"] else "job-none"
-            folder = os.path.join(folder, "slices", "awx-" + run[len("job-"):], job_dirname(p["job_id"]))
-        except SliceError as e:
-            module.fail_json(msg=str(e))
-        meta = slice_meta("health", p["intent"], devices, job_id=p["job_id"], workflow_job_id=p["workflow_job_id"])
+    fab = play.load_intent(module, p["intent"])
+    targets = play.targets(p)
+    devices, skipped = play.devices(module, fab)
+    folder, meta = play.report_folder(module, "health", devices)
     try:
         report = health_live(
             fab,
@@ -272,13 +232,9 @@ def main():
     from roceconf.reports import html
 
     texts["health.html"] = html.render(html.health_map(report, fab))  # the fabric map
-    if meta is not None:
-        import json
-
-        texts["slice.json"] = json.dumps(meta, indent=1) + "\n"  # written last: the slice is complete
-    write_outputs(texts, folder)
+    write_outputs(play.add_slice(texts, meta), folder)
     findings = [f.to_dict() for f in report.findings]
-    bad = [f for f in findings if p["fail_on"] != "never" and RANK[f["severity"]] <= RANK[p["fail_on"]]]
+    bad = [f for f in findings if p["fail_on"] != "never" and play.RANK[f["severity"]] <= play.RANK[p["fail_on"]]]
     unknown = [d for d in report.devices if d.status == "unknown"]
     failed = {f["device"] for f in bad} | ({d.device for d in unknown} if p["fail_on_unknown"] else set())
     lines = [

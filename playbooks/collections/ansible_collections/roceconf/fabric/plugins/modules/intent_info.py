@@ -55,26 +55,17 @@ names:
   elements: str
 """
 
-import sys  # noqa: E402
-
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.play import fail_unimportable, load_intent  # noqa: E402
 
 
 def main():
     module = AnsibleModule(argument_spec={"intent": {"type": "path", "required": True}}, supports_check_mode=True)
     try:
-        from roceconf.compile import load_valid
-        from roceconf.diagnostics import DiagnosticError
         from roceconf.names import natural_key
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
-    p = module.params
-    try:
-        fab = load_valid(p["intent"])
-    except DiagnosticError as e:
-        module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
-    except OSError as e:
-        module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
+        fail_unimportable(module, e)
+    fab = load_intent(module, module.params["intent"])
     names = sorted(fab.devices, key=natural_key)
     module.exit_json(changed=False, devices={n: fab.devices[n].platform for n in names}, names=names)
 

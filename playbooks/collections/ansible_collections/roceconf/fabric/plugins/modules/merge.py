@@ -86,9 +86,12 @@ files:
 """
 
 import os  # noqa: E402
-import sys  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.play import (  # noqa: E402
+    diagnostics_message,
+    fail_unimportable,
+)
 
 
 def main():
@@ -106,14 +109,14 @@ def main():
         from roceconf.diagnostics import DiagnosticError
         from roceconf.slices import SliceError, merge
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        fail_unimportable(module, e)
     p = module.params
     try:
         merged = merge(p["src"], p["intent"])
     except SliceError as e:
         module.fail_json(msg=str(e))
     except DiagnosticError as e:
-        module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
+        module.fail_json(msg=diagnostics_message(e))
     except OSError as e:
         module.fail_json(msg=f"cannot read {e.filename or 'the intent'}: {e.strerror or e}")
     if merged.kind == "drift":

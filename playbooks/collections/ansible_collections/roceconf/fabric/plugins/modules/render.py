@@ -95,9 +95,12 @@ diagnostics:
 """
 
 import os  # noqa: E402
-import sys  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.play import (  # noqa: E402
+    diagnostics_message,
+    fail_unimportable,
+)
 
 
 def main() -> None:
@@ -116,15 +119,14 @@ def main() -> None:
         from roceconf.compile import check_outputs, load_valid, render_fabric, write_render
         from roceconf.diagnostics import DiagnosticError
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        fail_unimportable(module, e)
     p = module.params
     dest = os.path.abspath(p["dest"])
     try:
         fab = load_valid(p["intent"])
         files = render_fabric(fab, p["device"])
     except DiagnosticError as e:
-        lines = [d.format() for d in e.diagnostics]
-        module.fail_json(msg="invalid intent:\n" + "\n".join(lines), diagnostics=lines)
+        module.fail_json(msg=diagnostics_message(e), diagnostics=[d.format() for d in e.diagnostics])
     except OSError as e:
         module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
 

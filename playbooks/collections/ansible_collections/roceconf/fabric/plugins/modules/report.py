@@ -166,12 +166,10 @@ findings:
 """
 
 import os  # noqa: E402
-import sys  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
-
-RANK = {"critical": 0, "warning": 1, "info": 2}
+from ansible_collections.roceconf.fabric.plugins.module_utils import play  # noqa: E402
 
 
 def main() -> None:
@@ -182,16 +180,10 @@ def main() -> None:
             "platforms": {"type": "list", "elements": "str", "default": []},
             "intent": {"type": "str", "default": ""},
             "source": {"type": "str", "default": "ansible inventory"},
-            "dest": {"type": "path", "required": True},
-            "date": {"type": "str"},
-            "fail_on": {"type": "str", "choices": ["critical", "warning", "never"], "default": "critical"},
-            "fail_on_unknown": {"type": "bool", "default": True},
+            **play.FAIL_ON_ARGS,
             "baseline": {"type": "path"},
             "fail_on_stale": {"type": "bool", "default": True},
-            "fail": {"type": "bool", "default": True},
-            "inventory_hosts": {"type": "list", "elements": "str", "default": []},
-            "job_id": {"type": "str"},
-            "workflow_job_id": {"type": "str"},
+            **play.REPORT_ARGS,
         },
         supports_check_mode=True,
     )
@@ -203,22 +195,12 @@ def main() -> None:
         from roceconf.drift.report import to_json, to_junit, to_markdown
         from roceconf.names import natural_key
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        play.fail_unimportable(module, e)
     p = module.params
     if len(p["results"]) != len(p["hosts"]):
         module.fail_json(msg=f"{len(p['results'])} results for {len(p['hosts'])} hosts")
     plats = list(p["platforms"]) + [""] * (len(p["hosts"]) - len(p["platforms"]))
-    fab = None
-    if p["intent"]:
-        from roceconf.compile import load_valid
-        from roceconf.diagnostics import DiagnosticError
-
-        try:
-            fab = load_valid(p["intent"])
-        except DiagnosticError as e:
-            module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
-        except OSError as e:
-            module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
+    fab = play.load_intent(module, p["intent"]) if p["intent"] else None
     # exactly the intent's devices: hosts of the play that the intent lacks are skipped (and named)
     skipped = [h for h in p["hosts"] if fab is not None and h not in fab.devices]
     devices = []
@@ -267,18 +249,7 @@ def main() -> None:
                                              missing="no BOM read (run roceconf.fabric.drift with bom: true)")
         except BaselineError as e:
             module.fail_json(msg=str(e))
-    folder = os.path.join(os.path.abspath(p["dest"]), p["date"] or now.strftime("%Y-%m-%d"))
-    meta = None
-    if p["job_id"]:
-        from roceconf.slices import SliceError, job_dirname, slice_meta
-
-        try:
-            run = job_dirname(p["workflow_job_id"]) if p["workflow_job_id"] else "job-none"
-            folder = os.path.join(folder, "slices", "awx-" + run[len("job-"):], job_dirname(p["job_id"]))
-        except SliceError as e:
-            module.fail_json(msg=str(e))
-        meta = slice_meta("drift", p["intent"], [d.device for d in devices], job_id=p["job_id"],
-                          workflow_job_id=p["workflow_job_id"])
+    folder, meta = play.report_folder(module, "drift", [d.device for d in devices], now)
     texts = {
         "drift.json": to_json(report),
         "drift-junit.xml": to_junit(report),
@@ -288,10 +259,7 @@ def main() -> None:
         from roceconf.reports import html
 
         texts["drift.html"] = html.render(html.drift_map(report, fab))
-    if meta is not None:
-        import json
-
-        texts["slice.json"] = json.dumps(meta, indent=1) + "\n"  # written last: the slice is complete
+    play.add_slice(texts, meta)
     changed = []
     if not module.check_mode:
         changed = write_outputs(texts, folder)
@@ -304,7 +272,7 @@ def main() -> None:
         if p["fail_on"] == "never":
             continue
         for i in d.items:
-            if RANK[i.severity] <= RANK[p["fail_on"]]:
+            if play.RANK[i.severity] <= play.RANK[p["fail_on"]]:
                 failed_devices.add(d.device)
                 where = f" ({i.interface})" if i.interface else ""
                 findings.append(

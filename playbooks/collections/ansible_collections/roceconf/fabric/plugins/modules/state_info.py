@@ -85,9 +85,8 @@ warnings_found:
   elements: dict
 """
 
-import sys  # noqa: E402
-
 from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible_collections.roceconf.fabric.plugins.module_utils.play import fail_unimportable, load_intent  # noqa: E402
 from ansible_collections.roceconf.fabric.plugins.module_utils.target import (  # noqa: E402
     CONNECTION_ARGS,
     target_from_params,
@@ -107,24 +106,17 @@ def main():
     )
     try:
         from roceconf import platforms
-        from roceconf.compile import load_valid
         from roceconf.desired import desired_state
-        from roceconf.diagnostics import DiagnosticError
         from roceconf.drift.collect import CollectError, read_state
     except ImportError as e:
-        module.fail_json(msg=f"roceconf is not importable by {sys.executable}: {e}")
+        fail_unimportable(module, e)
     p = module.params
     target = target_from_params(p)
     if target.problem:
         module.fail_json(msg=f"{p['device']}: {target.problem}")
     desired = None
     if p["intent"]:
-        try:
-            fab = load_valid(p["intent"])
-        except DiagnosticError as e:
-            module.fail_json(msg="invalid intent:\n" + "\n".join(d.format() for d in e.diagnostics))
-        except OSError as e:
-            module.fail_json(msg=f"cannot read intent {p['intent']}: {e.strerror or e}")
+        fab = load_intent(module, p["intent"])
         if p["device"] in fab.devices:
             desired = desired_state(fab.devices[p["device"]])
     if p["src"]:

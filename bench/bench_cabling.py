@@ -1,0 +1,85 @@
+"""`roceconf cabling --lldp`: the cabling verdict of the 32k-GPU bench fabric (bench/fabricgen.py big_fabric:
+4,096 hosts x 8 NICs, 1,024 leaves, 512 spines; 49,152 links) from saved LLDP files. Target: under 10 s and
+under 1 GiB on one core.
+
+The saved files are written first (not timed): every device's LLDP output as its platform prints it (EOS eAPI
+JSON, SONiC ``show lldp table``, NVUE and host ``lldpctl -f json``; roceconf/platforms/<p>/lldp.py), from the
+intent's links laid as cables (roceconf.lab.wiring) with two faults. Then ``cabling_offline`` is timed: every
+file read, parsed and every link judged, in this process on one core (pure Python, no threads): its CPU
+time (``time.process_time``) is the time on one core, the wall time is printed beside it. The memory figure
+is the process's peak resident set (``ru_maxrss``) after the run.
+
+Correctness: the findings are exactly the injected faults - crossed rails on the first host (RC503 on its
+two NICs and the two leaf ports) and a miswire on the last spine's first port (RC501 on four ends) - and
+every other link is confirmed. The exit status follows it (1: wrong); the targets are printed (OK / MISSED).
+`--quick`: 256 hosts, 4 spines per pod (the correctness check, as the test suite runs it: tests/test_bench_quick.py).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fabricgen import big_fabric  # noqa: E402
+
+TARGET_S, TARGET_MIB = 10.0, 1024
+
+
+def main() -> int:
+    from roceconf import platforms
+    from roceconf.cabling.collect import SAVED_SUFFIX, cabling_offline
+    from roceconf.compile import load_valid
+    from roceconf.lab.wiring import Wiring
+
+    quick = "--quick" in sys.argv[1:]
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "intent.yml"
+        p.write_text(big_fabric(hosts=256, spines_per_pod=4) if quick else big_fabric())
+        fab = load_valid(p)
+        w = Wiring()
+        w.set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
+        host = min(n for n, dev in fab.devices.items() if dev.is_host)
+        spine = max(n for n, dev in fab.devices.items() if dev.role == "spine")
+        w.swap(host, None, "crossed-rail")
+        w.swap(spine, None, "miswire")
+        plats = {n: dev.platform for n, dev in fab.devices.items()}
+        saved = Path(d) / "lldp"
+        saved.mkdir()
+        for n, dev in fab.devices.items():
+            spec = platforms.lldp(dev.platform)
+            rows = w.neighbours(n, plats)
+            outputs = {c: spec.simulate(c, rows, n) for c in spec.commands}
+            (saved / (n + SAVED_SUFFIX)).write_text(
+                json.dumps({"format_version": 1, "device": n, "platform": dev.platform, "outputs": outputs}))
+        print(f"{len(fab.devices)} devices, {len(fab.links)} links, saved LLDP files in {saved}", flush=True)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        report = cabling_offline(fab, saved)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    got = sorted((f.rule, f.device, f.port) for f in report.findings)
+    crossed = [f for f in got if f[0] == "RC503"]
+    miswired = [f for f in got if f[0] == "RC501"]
+    correct = (
+        len(got) == 8 and len(crossed) == 4 and len(miswired) == 4
+        and {f[1] for f in crossed if fab.devices[f[1]].is_host} == {host}
+        and sum(f[1] == spine for f in miswired) == 2
+        and report.counts["ok"] == len(fab.links) - 4 and report.counts["fail"] == 4
+        and report.counts["unknown_devices"] == 0
+    )
+    print(f"cabling of {len(fab.devices)} devices, {len(fab.links)} links: {cpu:.2f} s CPU on one core "
+          f"({wall:.2f} s wall), peak {mib:.0f} MiB; findings {got}")
+    if not quick:
+        print(f"target {TARGET_S:g} s: {'OK' if cpu < TARGET_S else 'MISSED'}; "
+              f"target {TARGET_MIB} MiB: {'OK' if mib < TARGET_MIB else 'MISSED'}")
+    print(f"correct: {'yes' if correct else 'no'}")
+    return 0 if correct else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,8 @@
+"""LLDP neighbours of linux_dcb. A Linux host: lldpd's ``lldpctl -f json`` (lldpd, ISC licence; see roceconf.neighbors).
+"""
+
+from __future__ import annotations
+
+from roceconf.neighbors import lldpctl_spec
+
+LLDP = lldpctl_spec("shell")

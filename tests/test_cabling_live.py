@@ -1,0 +1,164 @@
+"""`roceconf cabling --inventory` against the loopback lab: every platform answers its LLDP command from the
+lab's cables (the intent's links), read through drift's collection path; each cabling scenario injected on
+each platform that can show it gives exactly its findings (rule, device, port); a saved read replays offline
+to the same report."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from roceconf.cabling.collect import cabling_live, cabling_offline
+from roceconf.compile import output_name, render_fabric, write_outputs
+from roceconf.drift.collect import load_inventory
+from roceconf.intent import Fabric
+from roceconf.lab.server import Lab
+from tests.test_health_live import creds, fab, lab
+
+SHARED_LAB = pytest.mark.xdist_group("cabling-lab")
+LAB_INTENT = Path(__file__).parent.parent / "inventories" / "lab" / "intent.yml"
+BIN = Path(sys.executable).parent
+__all__ = ["creds", "fab", "lab"]  # the lab fixtures of the health tests (the rendered lab intent)
+
+
+@pytest.fixture(scope="module")
+def cabled(lab: tuple[Lab, Path], fab: Fabric) -> tuple[Lab, Path]:
+    """The health tests' lab with the intent's links laid as cables."""
+    lab[0].set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
+    return lab
+
+
+def run(fab: Fabric, inv: Path, creds: tuple[str, str], **kw):
+    targets = load_inventory(inv)
+    for t in targets.values():
+        t.username, t.password = creds
+    return cabling_live(fab, None, targets=targets, workers=10, timeout=10, **kw)
+
+
+def keyed(report) -> list[tuple[str, str, str | None]]:
+    return sorted((f.rule, f.device, f.port) for f in report.findings)
+
+
+def rc(rule: str, *ends: str) -> list[tuple[str, str, str]]:
+    return sorted((rule, *e.split(":", 1)) for e in ends)  # type: ignore[misc]
+
+
+#: scenario -> its exact findings; miswire on every switch platform, crossed rails on every host NIC family
+SCENARIOS = {
+    "miswire@spine1:Ethernet1/1": rc("RC501", "spine1:Ethernet1/1", "spine1:Ethernet1/2", "leaf1:Ethernet49",
+                                      "leaf2:swp31"),  # NX-OS
+    "miswire@spine2:et-0/0/2": rc("RC501", "spine2:et-0/0/2", "spine2:et-0/0/3", "leaf3:Ethernet256",
+                                   "leaf4:Ethernet50"),  # Junos
+    "miswire@leaf1:Ethernet49": rc("RC501", "leaf1:Ethernet49", "leaf1:Ethernet50", "spine1:Ethernet1/1",
+                                    "spine2:et-0/0/0"),  # EOS
+    "miswire@leaf2:swp31": rc("RC501", "leaf2:swp31", "leaf2:swp32", "spine1:Ethernet1/2", "spine2:et-0/0/1"),  # NVUE
+    "miswire@leaf3:Ethernet0": rc("RC501", "leaf3:Ethernet0", "leaf3:Ethernet8", "gpu3:eth0", "gpu4:eth0"),  # SONiC
+    "crossed-rail@gpu1": rc("RC503", "gpu1:eth0", "gpu1:eth1", "leaf1:Ethernet1", "leaf2:swp1"),  # ConnectX
+    "crossed-rail@gpu3:eth0": rc("RC503", "gpu3:eth0", "gpu3:eth1", "leaf3:Ethernet0", "leaf4:Ethernet1"),  # bnxt
+    "crossed-rail@gpu4": rc("RC503", "gpu4:eth0", "gpu4:eth1", "leaf3:Ethernet8", "leaf4:Ethernet2"),  # linux-dcb
+}
+
+
+@SHARED_LAB
+def test_the_lab_as_cabled_confirms_every_link_on_every_platform(fab: Fabric, cabled: tuple[Lab, Path],
+                                                                   creds: tuple[str, str]) -> None:
+    lab_, inv = cabled
+    lab_.set_scenarios([])
+    report = run(fab, inv, creds)
+    assert [(d.device, d.status, d.reason) for d in report.devices if d.status != "read"] == []
+    assert {d.platform for d in report.devices} == {"eos", "nxos", "junos", "nvue", "sonic", "connectx", "bnxt",
+                                                    "linux-dcb"}
+    assert report.findings == [] and [li.status for li in report.links] == ["ok"] * 16
+    assert report.exit_code == 0
+    # every device was asked its platform's LLDP command
+    assert all(len(d.neighbours) == len(fab.devices[d.device].ports) for d in report.devices)
+
+
+@SHARED_LAB
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_each_cabling_scenario_gives_exactly_its_findings(fab: Fabric, cabled: tuple[Lab, Path],
+                                                          creds: tuple[str, str], scenario: str) -> None:
+    lab_, inv = cabled
+    lab_.set_scenarios([scenario])
+    try:
+        report = run(fab, inv, creds)
+    finally:
+        lab_.set_scenarios([])
+    assert keyed(report) == SCENARIOS[scenario]
+    assert report.exit_code == 1 and sum(li.status == "fail" for li in report.links) == 2
+
+
+@SHARED_LAB
+def test_saved_lldp_replays_offline_to_the_same_findings_through_the_cli(
+    fab: Fabric, cabled: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
+) -> None:
+    lab_, inv = cabled
+    lab_.set_scenarios(["crossed-rail@gpu1", "miswire@spine2:et-0/0/2"])
+    env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
+    saved, out = tmp_path / "lldp", tmp_path / "live.json"
+    try:
+        proc = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--inventory", str(inv),
+                               "--save-lldp", str(saved), "--format", "json", "-o", str(out)],
+                              env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        lab_.set_scenarios([])
+    assert proc.returncode == 1, proc.stderr
+    live = json.loads(out.read_text())
+    assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(
+        SCENARIOS["crossed-rail@gpu1"] + SCENARIOS["miswire@spine2:et-0/0/2"])
+    assert sorted(p.name for p in saved.iterdir()) == sorted(n + ".lldp.json" for n in fab.devices)
+    offline = cabling_offline(fab, saved)
+    assert [f.to_dict() for f in offline.findings] == live["findings"]
+
+
+@SHARED_LAB
+def test_bad_cabling_scenarios_are_refused(cabled: tuple[Lab, Path]) -> None:
+    lab_, _inv = cabled
+    for bad, said in (("crossed-rail@leaf1", "give a host"), ("miswire", "give a device"),
+                      ("miswire@leaf1:Ethernet9", "no cable in 'Ethernet9'"), ("miswire@nope", "give a device")):
+        with pytest.raises(ValueError, match=said):
+            lab_.set_scenarios([bad])
+    lab_.set_scenarios([])
+
+
+def test_the_lab_process_lays_the_cabling_table_and_cabling_reads_it(fab: Fabric, tmp_path: Path) -> None:
+    """`python -m roceconf.lab --cabling CSV --scenario crossed-rail@gpu4`, then `roceconf cabling --inventory`."""
+    files = render_fabric(fab)
+    for name, dev in fab.devices.items():
+        write_outputs({output_name(name, dev.platform): files[output_name(name, dev.platform)]},
+                      tmp_path / "configs" / dev.platform)
+    csv = tmp_path / "cabling.csv"
+    csv.write_text("a_device,a_port,b_device,b_port,cable_m\n" + "".join(
+        f"{x.a.device},{x.a.port},{x.b.device},{x.b.port},3\n" for x in fab.links))
+    env = {**os.environ, "ROCECONF_USERNAME": "cab", "ROCECONF_PASSWORD": "pw-" + os.urandom(6).hex()}
+    base = [sys.executable, "-m", "roceconf.lab", "--configs", str(tmp_path / "configs"), "--ttl", "120"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("leaf1,Ethernet49,spine1\n")
+    refused = subprocess.run([*base, "--inventory-out", str(tmp_path / "x.yml"), "--cabling", str(bad)], env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and f"{bad}:1: expected a_device" in refused.stderr, refused.stderr
+    inv = tmp_path / "inventory.yml"
+    proc = subprocess.Popen([*base, "--inventory-out", str(inv), "--cabling", str(csv), "--scenario",
+                             "crossed-rail@gpu4"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not inv.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "inventory not written"
+            time.sleep(0.1)
+        out = tmp_path / "cabling.json"
+        run_ = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--inventory", str(inv),
+                               "--format", "json", "-o", str(out)], env=env, capture_output=True, text=True, timeout=300)
+        assert run_.returncode == 1, run_.stderr
+        found = json.loads(out.read_text())["findings"]
+        assert sorted((f["rule"], f["device"], f["port"]) for f in found) == SCENARIOS["crossed-rail@gpu4"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
