@@ -28,8 +28,9 @@ test: $(STAMP) system-packages
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -p no:cacheprovider
 
-# what CI's `make test` halves or leaves to a bench: hypothesis' full example counts (tests/strategies.py
-# examples()) and the 32,768-GPU drift verdicts (bench/bench_scale.py's correctness line)
+# what CI's `make test` halves, samples or leaves to a bench: hypothesis' full example counts (tests/strategies.py
+# examples()), the slow drift reference on every pod device (make test: every faulted device, one of each shape
+# and 24 more; tests/test_drift_reports.py) and the 32,768-GPU drift verdicts (bench/bench_scale.py)
 test-full: $(STAMP) system-packages
 	$(BIN)/ruff check .
 	ROCECONF_TEST_FULL=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -p no:cacheprovider

@@ -207,7 +207,8 @@ def _names_section() -> list[str]:
         "(`leaf[1-2x]`, an unclosed `[`) is an error naming the character position (RC006).",
         "",
         f"Limits (RC019-RC022): an intent file of at most {limits.MAX_YAML_BYTES // 2**20} MiB, a cabling "
-        f"table of at most {limits.MAX_SIDE_FILE_BYTES // 2**20} MiB, {limits.MAX_ALIAS_NODES} values "
+        f"table of at most {limits.MAX_SIDE_FILE_BYTES // 2**20} MiB, an `--asic-table` of at most "
+        f"{limits.MAX_ASIC_TABLE_BYTES // 2**20} MiB, {limits.MAX_ALIAS_NODES} values "
         f"repeated through YAML aliases, {limits.MAX_DEPTH} levels of nesting, {limits.MAX_DEVICES} "
         f"devices, {limits.MAX_PORTS} interfaces per device. The expanded fabric (RC026, checked before "
         f"a range or pattern is expanded): at most {limits.MAX_INTERFACES} interfaces of all devices "

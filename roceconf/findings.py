@@ -138,6 +138,9 @@ def _findings(
     base: str | Path | None = None,
     failing: tuple[str, ...] = ("error", "warning"),
 ) -> str:
+    from roceconf.reports.causes import same_cause
+
+    diags = same_cause(diags)  # one result per cause: the links of a mesh that fail alike are one
     if fmt == "sarif":
         from roceconf.reports.sarif import to_sarif
 

@@ -10,6 +10,10 @@ import os
 MAX_YAML_BYTES = 16 * 1024 * 1024
 #: Largest file the intent reads beside it (CSV cabling table, ASIC table), bytes. RC019.
 MAX_SIDE_FILE_BYTES = 64 * 1024 * 1024
+#: Largest ``--asic-table`` file, bytes (the shipped table of every ASIC is 10 KB). RC019. It is a YAML
+#: file read by the pure-Python parser (about a second per MiB), so its cap is checked before parsing and
+#: is small: a 17 MiB file is refused at once instead of being parsed for a minute.
+MAX_ASIC_TABLE_BYTES = 1 * 1024 * 1024
 #: Largest saved running config or NIC read-back (`drift --configs`, `parse`), bytes. RC019.
 MAX_CONFIG_BYTES = 64 * 1024 * 1024
 #: Largest JSON file roceconf reads back (saved counters, plan, verdict, BOM, baseline), bytes. RC019.

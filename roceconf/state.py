@@ -450,6 +450,12 @@ class DeviceState(_Model):
     interfaces: dict[str, Interface] = Field(default_factory=dict)
     pfc_watchdog: PfcWatchdog = Field(default_factory=PfcWatchdog)
     ecmp: Ecmp = Field(default_factory=Ecmp)
+    class_mtu: int | None = Field(
+        None,
+        description="MTU of the device's traffic classes, where the platform states one apart from the port MTU "
+        "(NX-OS network-qos class 'mtu'; the smallest class MTU read back): a fact of its own, compared on its "
+        "own, never folded into the interfaces' MTU",
+    )
     warnings: list[Warning_] = Field(default_factory=list)
     sources: Annotated[dict[str, Source], WrapValidator(_keep_lazy)] = Field(
         default_factory=dict, description="Dotted field path -> source lines and original text"

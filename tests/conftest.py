@@ -45,6 +45,14 @@ def _retry_local_constants() -> None:
 _retry_local_constants()
 
 
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The roceconf wheel (built from its sdist), once per test process (tests/wheel.py)."""
+    from tests.wheel import build_wheel
+
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
 SLOW_TESTS = Path(__file__).with_name("slow-tests.txt")
 
 

@@ -105,6 +105,13 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
         seed=draw(st.integers(min_value=0, max_value=65535)) if cap.hash_seed else None,
         symmetric=draw(st.booleans()) if cap.hash_symmetric else None,
     )
+    # a traffic-class MTU (NX-OS network-qos) exists with the no-drop classes that carry it
+    lossless = any(i.pfc.no_drop for i in itfs.values())
+    class_mtu = (
+        draw(st.one_of(st.none(), st.integers(cap.min_mtu.value, cap.max_mtu.value)))
+        if cap.class_mtu and lossless and cap.min_mtu is not None and cap.max_mtu is not None
+        else None
+    )
     modes = sorted({m for _, m in cap.dlb_modes})
     if modes:  # dynamic load balancing in the platform's terms (or none)
         ecmp.dynamic = draw(st.none() | st.sampled_from(modes))
@@ -117,6 +124,7 @@ def device_state(draw, plat: Platform, interface_names: st.SearchStrategy[list[s
         interfaces=itfs,
         pfc_watchdog=wd,
         ecmp=ecmp,
+        class_mtu=class_mtu,
     )
 
 
@@ -269,22 +277,23 @@ def _ecn(draw) -> dict:
 @st.composite
 def _watchdog(draw, partial: bool = False) -> dict:
     """Watchdog timers every platform accepts (Junos: polling 100-1000 ms, detection 2-10 polls, recovery
-    200-1000 ms; SONiC: detection up to 5000 ms). ``partial``: an override states some of them."""
+    200-1000 ms; SONiC: detection up to 5000 ms; NX-OS: detection and restoration whole multiples of the
+    polling interval). ``partial``: an override states some of them."""
     polling = draw(st.integers(min_value=100, max_value=500))
     wd = {
         "enabled": draw(st.booleans()),
         "polling": polling,
         "detection": polling * draw(st.integers(min_value=2, max_value=10)),
-        "restoration": draw(st.integers(min_value=200, max_value=1000)),
+        "restoration": polling * draw(st.integers(min_value=-(-200 // polling), max_value=1000 // polling)),
         "action": draw(st.sampled_from(["drop", "forward", "alert"])),
     }
     if partial:
-        # the timers stay a set (detection is a whole number of polls of the same polling interval)
-        keep = draw(st.sets(st.sampled_from(["enabled", "timers", "restoration", "action"]), min_size=1))
+        # the timers stay a set (detection and restoration are whole numbers of polls of one interval)
+        keep = draw(st.sets(st.sampled_from(["enabled", "timers", "action"]), min_size=1))
         return {
             k: v
             for k, v in wd.items()
-            if k in keep or (k in ("polling", "detection") and "timers" in keep)
+            if k in keep or (k in ("polling", "detection", "restoration") and "timers" in keep)
         }
     return wd
 
@@ -380,10 +389,16 @@ def valid_intent(draw) -> dict:
     return data
 
 
+def full() -> bool:
+    """True under ``make test-full`` (ROCECONF_TEST_FULL=1): a heavy test runs on its whole input there and
+    on a smaller input that proves the same property in ``make test``."""
+    import os
+
+    return bool(os.environ.get("ROCECONF_TEST_FULL"))
+
+
 def examples(n: int) -> int:
     """Hypothesis examples of a heavy property test: ``n`` under ``make test-full`` (ROCECONF_TEST_FULL=1),
     half of it in ``make test``. CI's profile is derandomized, so every CI run draws the same examples: the
     second half of a long run re-proves nothing new there, and a local run (random draws) keeps exploring."""
-    import os
-
-    return n if os.environ.get("ROCECONF_TEST_FULL") else max(10, n // 2)
+    return n if full() else max(10, n // 2)

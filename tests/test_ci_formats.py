@@ -277,3 +277,35 @@ def test_validate_junit_fails_as_the_command_does(in_root: Path) -> None:
     r = _run("validate", "tests/intents/broken/rc101_roce_lossy.yml", "--format", "junit")
     case = next(c for c in ET.fromstring(r.stdout).iter("testcase") if c.get("name", "").startswith("RC101 "))
     assert case.find("failure") is not None
+
+
+def test_one_result_per_cause_in_sarif_and_github(in_root: Path) -> None:
+    """A check of every link of a mesh finds one switch's MTU once per link, all at the mesh's intent line:
+    SARIF, GitHub annotations, JUnit and Markdown give it once, with the ports listed as ranges; another value,
+    rule or line stays its own result."""
+    from roceconf.diagnostics import Diagnostic
+    from roceconf.findings import _findings, check_rules
+    from roceconf.reports.causes import same_cause
+
+    f = "inventories/pod/intent.yml"
+
+    def d(port: int, spine: int, mtu: int = 9000, line: int = 59, code: str = "RC207") -> Diagnostic:
+        return Diagnostic(f, line, 5, "error", code, f"MTU differs: leaf01:Ethernet{port} {mtu} (cfg/leaf01.cfg:55) vs "
+                          f"spine{spine}:swp1 9214 (cfg/spine{spine}.yaml:{200 + spine})")
+
+    diags = [d(32 + s, s) for s in range(1, 9)] + [d(41, 9, mtu=1500), d(33, 1, line=61), d(33, 1, code="RC206")]
+    one = same_cause(diags)
+    assert len(one) == 4
+    assert one[0].message == (
+        "MTU differs: leaf01:Ethernet33 9000 (cfg/leaf01.cfg:55) vs spine1:swp1 9214 (cfg/spine1.yaml:201) (the same "
+        "8 times: leaf01:Ethernet33-40 with spine1:swp1, spine2:swp1, spine3:swp1, spine4:swp1, spine5:swp1, "
+        "spine6:swp1 (+2 more))"
+    )
+    # another MTU, line or rule: not the same cause
+    assert [(x.code, x.line, x.message) for x in one[1:]] == [(x.code, x.line, x.message) for x in diags[8:]]
+    rules = check_rules()
+    sarif = _sarif_valid(_findings("sarif", "t", diags, [], rules, {}))
+    assert [x.rule_id for x in sarif.runs[0].results] == ["RC207", "RC207", "RC207", "RC206"]
+    gh = _findings("github", "t", diags, [], rules, {}).splitlines()
+    assert len(gh) == 4 and "leaf01:Ethernet33-40" in gh[0]
+    assert _findings("markdown", "t", diags, [], rules, {}).count("leaf01:Ethernet") == 4 + 1

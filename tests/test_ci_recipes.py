@@ -1,5 +1,6 @@
 """The CI recipes in docs/ci/ work as written: their steps run, in order, in a user's repository, with
-roceconf installed from a wheel (not editable) into a fresh virtualenv.
+roceconf installed from a wheel (not editable; tests/wheel.py, shared with tests/test_packaging.py) into a
+fresh virtualenv.
 
 GitHub Actions (docs/ci/github-actions.yml): every `run:` step is executed with bash as the runner does
 (`bash -e -o pipefail`), with the workflow's `env`, `${{ ... }}` expressions, `if:` conditions,
@@ -19,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -31,12 +31,14 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
+from tests.wheel import WHEEL_GROUP
+
 ROOT = Path(__file__).resolve().parents[1]
 RECIPES = ROOT / "docs" / "ci"
 LAB = ROOT / "inventories" / "lab" / "intent.yml"
 SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 
-pytestmark = pytest.mark.xdist_group("ci-recipes")
+pytestmark = pytest.mark.xdist_group(WHEEL_GROUP)  # the wheel (tests/wheel.py) is built once for both modules
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -63,27 +65,8 @@ class Env:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Env:
+def env(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Env:
     tmp = tmp_path_factory.mktemp("recipes")
-    dist = tmp / "dist"
-    # build from a copy: setuptools writes build/ and *.egg-info into the source tree, and another test may
-    # be building from the checkout at the same time
-    src = tmp / "src"
-    shutil.copytree(
-        ROOT,
-        src,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", "build", "dist", "out", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"
-        ),
-        symlinks=True,
-    )
-    subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(src)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    (wheel,) = dist.glob("roceconf-*.whl")
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"

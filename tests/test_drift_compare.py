@@ -466,8 +466,9 @@ def test_a_fix_never_states_other_values_than_the_intent(fab: Fabric) -> None:
 
 
 def test_nxos_network_qos_class_mtu_change_is_drift(fab: Fabric, tmp_path: Path) -> None:
-    """The no-drop class MTU of the NX-OS network-qos policy bounds every port's frames: 9214 -> 1500
-    there is critical MTU drift on every port, pointing at the class's mtu line (it used to be unread)."""
+    """The no-drop class MTU of the NX-OS network-qos policy is its own fact (class_mtu): 9214 -> 1500 there
+    is one critical drift item pointing at the class's mtu line; the ports' own MTU is not drift (it used to
+    be folded into every port's MTU)."""
     d = tmp_path / "cfg"
     shutil.copytree(GOLDEN, d)
     cfg = (d / "spine1.cfg").read_text()
@@ -477,10 +478,10 @@ def test_nxos_network_qos_class_mtu_change_is_drift(fab: Fabric, tmp_path: Path)
     report = audit(fab, configs=d)
     spine1 = next(x for x in report.devices if x.device == "spine1")
     assert spine1.status == "drift"
-    mtu = [i for i in spine1.items if i.field.endswith(".mtu")]
-    assert {i.interface for i in mtu} == {f"Ethernet1/{n}" for n in range(1, 5)}
-    assert all((i.expected, i.actual) == (9214, 1500) for i in mtu)
+    assert not [i for i in spine1.items if i.field.endswith(".mtu")]  # the ports' MTU is unchanged
+    mtu = [i for i in spine1.items if i.field == "class_mtu"]
+    assert [(i.expected, i.actual, i.severity, i.feature) for i in mtu] == [(9214, 1500, "critical", "mtu")]
     line = cfg.splitlines().index("    mtu 9214") + 1  # the nq3 class's mtu line
-    assert all(i.line == line for i in mtu), [i.line for i in mtu]
+    assert mtu[0].line == line
     others = [x for x in report.devices if x.device != "spine1"]
     assert all(x.status == "in_sync" for x in others)

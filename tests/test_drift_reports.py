@@ -3,12 +3,13 @@ workers) reports exactly what the slow one did: one desired state, one render + 
 the whole state per device, one device after the other.
 
 The reference is that slow path: ``audit_device`` without the per-shape desired state (so
-``expressible(desired_state(dev))`` per device) and with ``compare.compare_reference`` (one DeepDiff). The lab and the pod are compared device by device
-in full; the three-tier generator's 2,048-GPU fabric (416 devices, every device shape of the 32,768-GPU one) is
-audited in full by the fast path and compared with the reference on a sample (every faulted device, one device
-of every shape, 24 more at random). The 32,768-GPU fabric itself (5,696 devices) is bench/bench_scale.py's
-`drift --configs` phase, which checks its verdicts against the ones the code before the change printed
-(``bench.drift_faults.EXPECTED_32K``).
+``expressible(desired_state(dev))`` per device) and with ``compare.compare_reference`` (one DeepDiff). The lab
+is compared device by device in full; the pod (328 devices of 4 shapes) and the three-tier generator's
+2,048-GPU fabric (416 devices, every device shape of the 32,768-GPU one) are audited in full by the fast path
+and compared with the reference on a sample (every faulted device, one device of every shape, 24 more at
+random; the whole pod under ``make test-full``). The 32,768-GPU fabric itself (5,696 devices) is
+bench/bench_scale.py's `drift --configs` phase, which checks its verdicts against the ones the code before the
+change printed (``bench.drift_faults.EXPECTED_32K``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from roceconf.drift.compare import compare_reference
 from roceconf.intent import Fabric, load, load_text
 from roceconf.intent import desired as desired_mod
 from roceconf.names import natural_key
+from tests.strategies import full
 
 ROOT = Path(__file__).parent.parent
 LAB = ROOT / "inventories" / "lab" / "intent.yml"
@@ -73,17 +75,29 @@ def test_lab_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.Mon
     assert counts["unknown"] == 0
 
 
+def _sample(fab: Fabric, faults: dict[str, str], more: int) -> list[str]:
+    """Every faulted device, the first device of every shape (per-shape desired state), ``more`` at random."""
+    shapes: dict[tuple, str] = {}
+    for n in sorted(fab.devices, key=natural_key):
+        shapes.setdefault(desired_mod.shape(fab.devices[n]), n)
+    return sorted(set(faults) | set(shapes.values()) | set(random.Random(16).sample(sorted(fab.devices), more)))
+
+
 def test_pod_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pod (328 devices of 4 shapes) audited in full by the fast path; compared with the reference on
+    every faulted device, one device of every shape and 24 more (``make test-full``: on every device)."""
     fab = load(POD)
     faults = _faulted(fab, tmp_path)
-    names = sorted(fab.devices, key=natural_key)
-    ref = _reference(fab, tmp_path, names, monkeypatch)
     fast, counts = _fast(fab, tmp_path)  # on forked workers
-    assert fast == ref
-    assert {d["device"] for d in ref if d["status"] == "drift"} == set(faults)
+    by_name = {d["device"]: d for d in fast}
+    assert sorted(by_name, key=natural_key) == sorted(fab.devices, key=natural_key)
+    assert {d["device"] for d in fast if d["status"] == "drift"} == set(faults)
+    assert counts["in_sync"] == len(fab.devices) - len(faults) and counts["unknown"] == 0
     # one finding per injected fault (the SONiC port that lost no-drop drifts in two fields: one cause)
     assert counts["findings"] == len(faults) == 5 and counts["items"] == 6
     assert all(len(d["findings"]) == 1 for d in fast if d["status"] == "drift")
+    names = sorted(fab.devices, key=natural_key) if full() else _sample(fab, faults, 24)
+    assert _reference(fab, tmp_path, names, monkeypatch) == [by_name[n] for n in names]
 
 
 def test_one_finding_per_cause() -> None:
@@ -131,12 +145,7 @@ def test_three_tier_reports_match_the_reference(tmp_path: Path, monkeypatch: pyt
     assert sorted(v for k, v in drifted.items() if k != "superspine33") == sorted(
         v for k, v in EXPECTED_32K.items() if k != "superspine33"
     )
-    shapes: dict[tuple, str] = {}
-    for n in sorted(fab.devices, key=natural_key):
-        shapes.setdefault(desired_mod.shape(fab.devices[n]), n)
-    sample = sorted(
-        set(faults) | set(shapes.values()) | set(random.Random(16).sample(sorted(fab.devices), 24))
-    )
+    sample = _sample(fab, faults, 24)
     assert _reference(fab, tmp_path, sample, monkeypatch) == [by_name[n] for n in sample]
 
 

@@ -79,12 +79,22 @@ def test_every_dscp_has_a_home_and_no_unused_queue_is_strict(intent: str, device
             assert itf.dscp_to_tc == expected, f"{dev.platform} {device} {name}: port map"
         strict_unused = [
             tc for tc, sc in itf.scheduling.items() if sc.mode == "strict" and int(tc) not in used
-        ]
+        ]  # (an unstated queue above EOS's CNP queue keeps its default: see below)
         assert not strict_unused, f"{dev.platform} {device} {name}: unused queues {strict_unused} strict"
         hook = plat.capabilities.unused_queues_round_robin
         if hook is not None and not dev.is_host:
             # a platform whose unconfigured queue has a default (EOS: strict) states each unused one
+            strict = [
+                c.priority for c in classes if c.scheduling is not None and c.scheduling.mode == "strict"
+            ]
+            top = max(strict) if strict and plat.capabilities.round_robin_demotes_lower else 7
             for tc in hook(got.hints or desired_state(dev).hints):
+                if tc > top:
+                    # EOS: a round-robin queue above the CNP queue would demote it; the queue keeps its
+                    # strict default, and no DSCP maps to it (checked above)
+                    assert str(tc) not in itf.scheduling, f"{dev.platform} {device} {name}: queue {tc} stated"
+                    assert tc not in expected.values()
+                    continue
                 if tc not in used:
                     assert itf.scheduling.get(str(tc)) == Sched(mode="dwrr"), (
                         f"{dev.platform} {device} {name}: unused queue {tc} is {itf.scheduling.get(str(tc))}"

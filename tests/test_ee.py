@@ -21,14 +21,14 @@ import yaml
 from packaging.requirements import Requirement
 
 from tests.test_collection import BIN, SOURCE, clean_env
-from tests.test_packaging import _build
+from tests.wheel import WHEEL_GROUP
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "execution-environment.yml"
 
-pytestmark = pytest.mark.xdist_group("collection")
 
 
+@pytest.mark.xdist_group("collection")
 def test_collection_declares_its_dependencies_and_the_true_ansible_floor() -> None:
     ee = yaml.safe_load((SOURCE / "meta" / "execution-environment.yml").read_text())
     assert ee["dependencies"] == {"python": "requirements.txt", "system": "bindep.txt"}
@@ -43,6 +43,7 @@ def test_collection_declares_its_dependencies_and_the_true_ansible_floor() -> No
         assert where.read_text().lstrip().startswith("Apache License")
 
 
+@pytest.mark.xdist_group("collection")
 def test_introspect_lists_the_dependencies(tmp_path: Path) -> None:
     res = subprocess.run([str(BIN / "ansible-builder"), "introspect", "--sanitize", str(SOURCE.parents[2])],
                          capture_output=True, text=True, timeout=300)
@@ -52,16 +53,16 @@ def test_introspect_lists_the_dependencies(tmp_path: Path) -> None:
     assert "openssh-clients [platform:rpm]  # from collection roceconf.fabric" in listed["system"], res.stdout
 
 
-def test_builder_create_writes_a_context_that_installs_roceconf(tmp_path: Path) -> None:
+@pytest.mark.xdist_group(WHEEL_GROUP)  # the wheel of tests/wheel.py, built once for the packaging tests
+def test_builder_create_writes_a_context_that_installs_roceconf(tmp_path: Path, wheel: Path) -> None:
     env = clean_env(tmp_path)
     (tmp_path / "home").mkdir()
     dist = tmp_path / "dist"
     dist.mkdir()
-    wheel = _build(tmp_path / "wheel")
     shutil.copy(wheel, dist)
     with zipfile.ZipFile(wheel) as zf:  # the licence travels with the wheel and the sdist
         assert any(n.endswith(".dist-info/licenses/LICENSE") for n in zf.namelist()), zf.namelist()
-    (sdist,) = (tmp_path / "wheel" / "dist").glob("roceconf-*.tar.gz")
+    (sdist,) = wheel.parent.glob("roceconf-*.tar.gz")
     with tarfile.open(sdist) as tf:
         assert any(n.endswith("/LICENSE") for n in tf.getnames())
     res = subprocess.run([str(BIN / "ansible-galaxy"), "collection", "build", str(SOURCE), "--output-path", str(dist)],

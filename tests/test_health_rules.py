@@ -196,3 +196,50 @@ def test_result_tree_device_port_priority(fab: Fabric) -> None:
     tree = rep.devices[0].tree()
     assert set(tree) == {"Ethernet2"} and set(tree["Ethernet2"]) == {3, 0}
     assert [f.rule for f in tree["Ethernet2"][3]] == ["RC300"] and [f.rule for f in tree["Ethernet2"][0]] == ["RC304"]
+
+
+#: RC300's fix, written once per cause
+R_FIX = RULES["RC300"].hint
+
+
+def test_one_finding_per_cause_in_every_format(fab: Fabric) -> None:
+    """Drops on lossless priority 3 of all four leaf1 ports are one finding (Ethernet1-2, Ethernet49-50) with
+    one fix; pauses on lossy priority 0 of one port are another; egress and ingress drops are read from other
+    counters, so they are two causes. Every format lists causes; JSON keeps each per-port finding."""
+    import json
+
+    from roceconf.health.report import format_report
+
+    change: dict[str, dict[object, object]] = {p: {("queue_drops", 3): 1.0 + n} for n, p in enumerate(("Ethernet1", "Ethernet2", "Ethernet49", "Ethernet50"))}
+    change["Ethernet2"][("pfc_rx", 0)] = 2.0
+    rep = evaluate(fab, {"leaf1": snaps(fab, "leaf1", change)})
+    causes = rep.devices[0].causes
+    assert [(c.rule, c.priority, c.where, len(c.findings)) for c in causes] == [
+        ("RC300", 3, "Ethernet1-2, Ethernet49-50", 4),
+        ("RC304", 0, "Ethernet2", 1),
+    ]
+    assert causes[0].message.startswith("4 ports; value 1 to 4; first (Ethernet1): 1.0 packets/s dropped")
+    c = rep.counts
+    assert (c["causes"], c["ports"], c["items"], c["critical"], c["warning"]) == (2, 5, 5, 1, 1)
+    assert rep.exit_code == 1  # unchanged: findings fail
+    data = json.loads(format_report(rep, "json"))
+    dev = data["devices"][0]
+    assert [f["interfaces"] for f in dev["findings"]] == [["Ethernet1-2", "Ethernet49-50"], ["Ethernet2"]]
+    ports = {p["port"]: p["findings"] for p in dev["ports"]}
+    for f in dev["findings"]:  # each item points at its per-port finding
+        assert all(ports[i["port"]][i["finding"]]["rule"] == f["rule"] for i in f["items"])
+    assert sum(len(f) for f in ports.values()) == 5
+    text = format_report(rep, "text", color=False)
+    assert text.count("RC300") == 1 and "Ethernet1-2, Ethernet49-50" in text
+    assert "2 finding(s) on 5 port(s): 1 critical, 1 warning (5 per-port finding(s))" in text
+    md = format_report(rep, "markdown")
+    assert md.count("| RC300 |") == 1 and md.count(R_FIX) == 1
+    junit = format_report(rep, "junit")
+    assert 'message="1 finding(s) on 4 port(s)"' in junit and junit.count(R_FIX) == 1
+    # another kind of drop (ingress) on the same priority is read from another counter: another cause
+    change["Ethernet50"] = {("pg_drops", 3): 1.0}
+    rep = evaluate(fab, {"leaf1": snaps(fab, "leaf1", change)})
+    assert [(c.rule, c.where) for c in rep.devices[0].causes][:2] == [
+        ("RC300", "Ethernet1-2, Ethernet49"), ("RC300", "Ethernet50")
+    ]
+

@@ -97,6 +97,17 @@ def test_demo_drift_report(browser, tmp_path: Path) -> None:
             assert change["field"] in details
         for ports in finding["interfaces"]:
             assert ports in details
+    # clicking a finding of a small fabric (every name written) keeps the whole map in view: no tier cut off
+    row = next(r for r in browser.find_elements("css selector", "#findings tbody tr") if r.get_attribute("data-dev") == "leaf1")
+    browser.execute_script("arguments[0].click()", row)
+    outside = browser.execute_script(
+        "var m = document.getElementById('map').getBoundingClientRect();"
+        "return [].slice.call(document.querySelectorAll('svg .dev')).filter(function (n) {"
+        "  var r = n.getBoundingClientRect();"
+        "  return r.left < m.left || r.right > m.right || r.top < m.top || r.bottom > m.bottom;"
+        "}).map(function (n) { return n.getAttribute('data-name'); });"
+    )
+    assert outside == []
     # filter and search work
     from selenium.webdriver.support.ui import Select
 

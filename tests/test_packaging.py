@@ -1,8 +1,8 @@
 """The wheel, installed outside the checkout, works exactly like the checkout.
 
-Builds the sdist from the repository, the wheel from the unpacked sdist (so the sdist is complete too),
-installs the wheel into a fresh virtualenv (dependencies come from this environment's site-packages through
-a .pth file; the wheel itself is installed with --no-deps) and runs every command from a directory outside
+Installs the wheel (tests/wheel.py: built from the sdist, so the sdist is complete too; built once per session
+and shared with tests/test_ci_recipes.py) into a fresh virtualenv (dependencies come from this environment's
+site-packages through a .pth file; the wheel itself is installed with --no-deps) and runs every command from a directory outside
 the checkout: validate, render (byte-identical to tests/golden/), check, plan, drift --configs, demo.
 A missing template is a one-line error with exit 2, never an empty render or an empty plan.
 """
@@ -15,16 +15,17 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.wheel import WHEEL_GROUP
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 
-pytestmark = pytest.mark.xdist_group("packaging")
+pytestmark = pytest.mark.xdist_group(WHEEL_GROUP)  # the wheel is built once for both modules
 
 
 @dataclass
@@ -56,42 +57,9 @@ class Installed:
         return res.stdout.strip()
 
 
-def _build(tmp: Path) -> Path:
-    """sdist from (a copy of) the checkout, then the wheel from the unpacked sdist (offline: no build
-    isolation). The copy keeps other tests' builds in the checkout from racing with this one."""
-    dist = tmp / "dist"
-    checkout = tmp / "checkout"
-    anywhere = shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis")
-
-    def ignore(directory: str, names: list[str]) -> set[str]:
-        top = {"build", "dist", "out", "reports"} if Path(directory) == ROOT else set()
-        return set(anywhere(directory, names)) | (top & set(names))
-
-    shutil.copytree(ROOT, checkout, ignore=ignore)
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(checkout)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    (sdist,) = dist.glob("roceconf-*.tar.gz")
-    with tarfile.open(sdist) as tf:
-        tf.extractall(tmp / "sdist", filter="data")
-    (src,) = (tmp / "sdist").iterdir()
-    subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(src)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    (wheel,) = dist.glob("roceconf-*.whl")
-    return wheel
-
-
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Installed:
     tmp = tmp_path_factory.mktemp("packaging")
-    wheel = _build(tmp)
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     site = Path(

@@ -139,3 +139,21 @@ def test_unknown_key_has_did_you_mean() -> None:
     path = HERE / "intents" / "broken" / "unknown_key_nested.yml"
     res = CliRunner().invoke(main, ["validate", str(path)])
     assert "did you mean 'seed'?" in res.output
+
+
+def test_cable_lengths_not_rendered_are_said_once(tmp_path) -> None:
+    """RC151: the links' cable lengths feed `check` (headroom) but no render: one info diagnostic per intent at
+    the first link with a switch end; an intent without links gets none."""
+    lab = Path(__file__).parent.parent / "inventories" / "lab" / "intent.yml"
+    res = CliRunner().invoke(main, ["validate", "--format", "json", str(lab)])
+    diags = [d for d in json.loads(res.output)["files"][0]["diagnostics"] if d["code"] == "RC151"]
+    assert len(diags) == 1 and diags[0]["severity"] == "info"
+    assert "16 link(s)" in diags[0]["message"] and "30 m" in diags[0]["message"]
+    bare = tmp_path / "i.yml"
+    bare.write_text(
+        "version: 1\nfabric: t\nqos:\n  trust: dscp\n  classes:\n    - {name: roce, role: roce, dscp: [26], "
+        "priority: 3, lossless: true}\n    - {name: default, dscp: [0], priority: 0}\ndevices:\n"
+        "  - {name: s1, platform: sonic, role: leaf, interfaces: [{name: Ethernet0, speed: 400G}]}\n"
+    )
+    res = CliRunner().invoke(main, ["validate", "--format", "json", str(bare)])
+    assert not [d for d in json.loads(res.output)["files"][0]["diagnostics"] if d["code"] == "RC151"]

@@ -40,6 +40,18 @@ class FindingModel(scaffold.Strict):
     size: int | None
 
 
+class CauseModel(scaffold.Strict):
+    """One finding per cause: findings of one test and rule that differ only in their numbers (``items``:
+    their positions in ``findings``; ``sizes``: the message sizes they were found at)."""
+
+    rule: str
+    severity: Literal["fail", "warning"]
+    test: str
+    message: str
+    sizes: list[int]
+    items: list[int]
+
+
 class VerdictModel(scaffold.Strict):
     """`roceconf acceptance verdict --format json`."""
 
@@ -52,6 +64,7 @@ class VerdictModel(scaffold.Strict):
     summary: dict[str, int]
     tests: list[TestModel]
     findings: list[FindingModel]
+    causes: list[CauseModel]
 
 
 def verdict_json_schema() -> dict[str, Any]:
@@ -67,7 +80,8 @@ def to_text(v: Verdict) -> str:
     lines = [
         f"acceptance verdict{f' for fabric {_p(v.plan)}' if v.plan else ''}: {v.headline} "
         f"({c['pass']} passed, {c['fail']} failed, {c['missing']} missing, {c['unjudged']} not judged; "
-        f"{c['findings_warning']} warning(s))"
+        f"{c['causes_warning']} warning(s); {c['causes_fail'] + c['causes_warning']} finding(s) for "
+        f"{c['findings_fail'] + c['findings_warning']} per-size finding(s))"
     ]
     for t in v.tests:
         figs = ", ".join(
@@ -77,8 +91,8 @@ def to_text(v: Verdict) -> str:
         lines.append(f"  {t.status.upper():8} {_p(t.id)}{': ' + figs if figs else ''}")
     if v.findings:
         lines.append("")
-    for f in v.findings:
-        lines.append(f"{f.severity}[{_p(f.rule)}]: {_p(f.test)}: {_p(f.message)}")
+    for x in v.causes:
+        lines.append(f"{x.first.severity}[{_p(x.first.rule)}]: {_p(x.first.test)}: {_p(x.message)}")
     return "\n".join(lines) + "\n"
 
 
@@ -94,8 +108,9 @@ def to_markdown(v: Verdict) -> str:
         lines.append(f"| `{_md(t.id)}` | {t.status} | {figs} |")
     if v.findings:
         lines += ["", "| rule | severity | test | finding |", "|---|---|---|---|"]
-        for f in v.findings:
-            lines.append(f"| {_md(f.rule)} | {f.severity} | `{_md(f.test)}` | {_md(f.message.replace('|', '/'))} |")
+        for x in v.causes:
+            f = x.first
+            lines.append(f"| {_md(f.rule)} | {f.severity} | `{_md(f.test)}` | {_md(x.message.replace('|', '/'))} |")
     return "\n".join(lines) + "\n"
 
 
@@ -105,8 +120,8 @@ def to_junit(v: Verdict) -> str:
     # a verdict that judged nothing gets one more case, failed: "judged"
     junit.totals(suite, len(v.tests) + (not v.judged), failed + (not v.judged), 0)
     by_test: dict[str, list[str]] = {}
-    for f in v.findings:
-        by_test.setdefault(f.test, []).append(f"{f.severity}[{f.rule}]: {f.message}")
+    for x in v.causes:
+        by_test.setdefault(x.first.test, []).append(f"{x.first.severity}[{x.first.rule}]: {x.message}")
     for t in v.tests:
         case = junit.case(suite, t.tool or "result", t.id)
         msgs = by_test.get(t.id, [])

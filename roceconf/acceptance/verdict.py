@@ -30,6 +30,51 @@ class Finding:
     size: int | None = None
 
 
+#: a number on its own in a finding's message (a size, a rate, a share): what one cause's findings differ in
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+@dataclass
+class Cause:
+    """One finding per cause: the findings of one test and rule whose messages differ only in their numbers
+    (the same slow pair below the pass mark at three message sizes is one cause)."""
+
+    findings: list[Finding]
+    #: positions of the findings in the verdict's list
+    items: list[int]
+
+    @property
+    def first(self) -> Finding:
+        return self.findings[0]
+
+    @property
+    def message(self) -> str:
+        """The first finding's message, then the sizes (or how many more) where the others were found."""
+        rest = self.findings[1:]
+        if not rest:
+            return self.first.message
+        sizes = [f.size for f in rest if f.size is not None]
+        if len(sizes) == len(rest):
+            return f"{self.first.message}; also at {', '.join(str(n) for n in sizes)} B"
+        return f"{self.first.message}; {len(rest)} more alike"
+
+    def to_dict(self) -> dict[str, Any]:
+        f = self.first
+        return {"rule": f.rule, "severity": f.severity, "test": f.test, "message": self.message,
+                "sizes": [x.size for x in self.findings if x.size is not None], "items": self.items}
+
+
+def causes(findings: list[Finding]) -> list[Cause]:
+    """The findings grouped into causes (:class:`Cause`), in the order of each cause's first finding."""
+    out: dict[tuple[str, str, str, str], Cause] = {}
+    for n, f in enumerate(findings):
+        key = (f.rule, f.severity, f.test, _NUMBER.sub("#", f.message))
+        c = out.setdefault(key, Cause([], []))
+        c.findings.append(f)
+        c.items.append(n)
+    return list(out.values())
+
+
 @dataclass
 class Figure:
     size: int
@@ -93,7 +138,15 @@ class Verdict:
             c[t.status] += 1
         c["findings_fail"] = sum(1 for f in self.findings if f.severity == "fail")
         c["findings_warning"] = sum(1 for f in self.findings if f.severity == "warning")
+        found = self.causes
+        c["causes_fail"] = sum(1 for x in found if x.first.severity == "fail")
+        c["causes_warning"] = sum(1 for x in found if x.first.severity == "warning")
         return c
+
+    @property
+    def causes(self) -> list[Cause]:
+        """The findings as one per cause (:func:`causes`)."""
+        return causes(self.findings)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +159,7 @@ class Verdict:
             "summary": self.counts,
             "tests": [asdict(t) for t in self.tests],
             "findings": [asdict(f) for f in self.findings],
+            "causes": [c.to_dict() for c in self.causes],
         }
 
 

@@ -12,7 +12,7 @@ from roceconf.cabling.rules import ALL, R_UNREAD
 from roceconf.cabling.verdict import CablingReport
 from roceconf.reports import junit
 from roceconf.reports.escape import plain
-from roceconf.reports.scaffold import count, device_section, md_cell, overview
+from roceconf.reports.scaffold import count, device_section, md_cell, overview_rows
 
 
 def to_json(report: CablingReport) -> str:
@@ -35,7 +35,7 @@ def to_text(report: CablingReport) -> str:
 
 def to_markdown(report: CablingReport) -> str:
     icon = {"read": "✅", "unknown": "❓"}
-    out = overview(
+    out = overview_rows(
         "roceconf cabling report",
         report,
         _summary(report) + ".",

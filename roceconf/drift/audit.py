@@ -255,6 +255,8 @@ def _shape_key(
         id(a.dscp_to_tc),
         id(a.pfc_watchdog),
         id(a.ecmp),
+        a.class_mtu,
+        d.class_mtu,
         tuple(map(id, a.warnings)),
     )
 
@@ -468,7 +470,7 @@ def _audit(
     for n in names:
         # the devices of one shape share their desired values (the same objects): what `wanted` reads
         d = desired[n]
-        key = (d.platform, id(d.dscp_to_tc), id(d.interfaces), id(d.pfc_watchdog), id(d.ecmp))
+        key = (d.platform, id(d.dscp_to_tc), id(d.interfaces), id(d.pfc_watchdog), id(d.ecmp), d.class_mtu)
         if key not in wants:
             wants[key] = wanted(desired[n])
         want[n] = wants[key]

@@ -293,7 +293,14 @@ def _compare(
     memo, key, hit = _COMPARED, None, None
     if memo is not None and shared and not whole:
         # states of one shape share their values (the parse memo): the walk is the same
-        key = (id(want), id(actual.interfaces), id(actual.dscp_to_tc), id(actual.pfc_watchdog), id(actual.ecmp))
+        key = (
+            id(want),
+            id(actual.interfaces),
+            id(actual.dscp_to_tc),
+            id(actual.pfc_watchdog),
+            id(actual.ecmp),
+            actual.class_mtu,
+        )
         hit = memo.get(key)
     if hit is not None:
         found, got_full = hit[2], hit[3]
@@ -522,6 +529,13 @@ def _item(
         why = (
             f"PFC watchdog {'.'.join(parts[1:])} on {device} is {_fmt(act)} instead of {_fmt(exp)}: a PFC storm "
             "may not be detected or broken as planned"
+        )
+    elif parts[0] == "class_mtu":
+        feature = "mtu"
+        sev = "critical" if isinstance(act, int) and isinstance(exp, int) and act < exp else "warning"
+        why = (
+            f"traffic-class (network-qos) MTU on {device} is {_fmt(act)} instead of {_fmt(exp)}: frames above "
+            "the class MTU are dropped in the lossless class whatever the port MTU"
         )
     elif parts[0] == "hostname":
         feature, sev = "hostname", "info"

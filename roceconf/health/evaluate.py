@@ -18,6 +18,7 @@ from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import fields_of
 from roceconf.names import natural_key
+from roceconf.reports.causes import compress, summary
 from roceconf.reports.scaffold import SEVERITY_RANK, AuditReport, device_head, worst
 
 Severity = Literal["critical", "warning", "info"]
@@ -42,6 +43,81 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         """The fields, the value rounded to 6 decimals."""
         return {**fields_of(self), "value": None if self.value is None else round(self.value, 6)}
+
+
+@dataclass
+class Cause:
+    """One finding per cause: the findings of one device that share a rule, a priority and the judged condition
+    (the counters read), across ports; the threshold may differ with the port's speed (a frame-rate storm). The ports are written as ranges in the platform's naming
+    (``Ethernet1-32``); the per-port findings stay reachable by (port, position in that port's findings)."""
+
+    rule: str
+    severity: Severity
+    title: str
+    device: str
+    priority: int | None
+    counters: list[str]
+    impact: str
+    hint: str
+    findings: list[Finding] = field(default_factory=list)
+    #: (port, position in that port's findings) of each finding, in port order
+    items: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def ports(self) -> list[str]:
+        return [f.port for f in self.findings if f.port]
+
+    @property
+    def where(self) -> str:
+        """The ports as ranges (``Ethernet1-32``); "" for a device-wide finding."""
+        return ", ".join(compress(self.ports))
+
+    @property
+    def message(self) -> str:
+        """The first port's message; with several ports, how many and the range of the values."""
+        first = self.findings[0].message
+        if len(self.findings) == 1:
+            return first
+        vals = [f.value for f in self.findings if f.value is not None]
+        span = f"; value {min(vals):g} to {max(vals):g}" if vals and min(vals) != max(vals) else ""
+        return f"{len(self.findings)} ports{span}; first ({self.findings[0].port}): {first}"
+
+    def to_dict(self) -> dict[str, Any]:
+        vals = [f.value for f in self.findings if f.value is not None]
+        limits = sorted({f.threshold for f in self.findings if f.threshold is not None})
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "title": self.title,
+            "priority": self.priority,
+            "counters": self.counters,
+            "thresholds": limits,
+            "interfaces": compress(self.ports),
+            "ports": len(self.ports),
+            "value_min": round(min(vals), 6) if vals else None,
+            "value_max": round(max(vals), 6) if vals else None,
+            "message": self.message,
+            "impact": self.impact,
+            "hint": self.hint,
+            "items": [{"port": p, "finding": n} for p, n in self.items],
+        }
+
+
+def group(device: str, ports: list[PortHealth]) -> list[Cause]:
+    """The findings of a device's ports as causes: one per (rule, priority, counters), worst first, then by rule
+    and first port."""
+    out: dict[tuple[Any, ...], Cause] = {}
+    for ph in ports:
+        for n, f in enumerate(ph.findings):
+            key = (f.rule, f.priority, tuple(f.counters))
+            c = out.get(key)
+            if c is None:
+                c = out[key] = Cause(f.rule, f.severity, f.title, device, f.priority, list(f.counters), f.impact,
+                                     f.hint)
+            c.findings.append(f)
+            c.items.append((ph.port, n))
+    return sorted(out.values(), key=lambda c: (SEVERITY_RANK[c.severity], c.rule,
+                                               -1 if c.priority is None else c.priority, c.items[0][0]))
 
 
 @dataclass
@@ -123,6 +199,11 @@ class DeviceHealth:
         return [f for p in self.ports.values() for f in p.findings]
 
     @property
+    def causes(self) -> list[Cause]:
+        """The findings grouped into one per cause (:func:`group`)."""
+        return group(self.device, list(self.ports.values()))
+
+    @property
     def worst(self) -> str | None:
         return worst(self.findings)
 
@@ -136,6 +217,7 @@ class DeviceHealth:
             "samples": self.samples,
             "warnings": self.warnings,
             "ports": [p.to_dict() for p in self.ports.values()],
+            "findings": [c.to_dict() for c in self.causes],
         }
 
 
@@ -154,8 +236,27 @@ class HealthReport(AuditReport):
     #: nothing was found elsewhere (as drift), or no device was judged at all (never healthy)
     STATUS_WORDS = (("healthy", "healthy"), ("findings", "with findings"), ("unknown", "unknown"))
 
-    def found(self, device: DeviceHealth) -> list[Finding]:
-        return device.findings
+    @property
+    def counts(self) -> dict[str, int]:
+        """Devices by status; causes (one finding per cause), the ports they cover and the per-port findings
+        (items); causes by severity."""
+        c = {"devices": len(self.devices), "healthy": 0, "findings": 0, "unknown": 0, "causes": 0, "ports": 0,
+             "items": 0, "critical": 0, "warning": 0, "info": 0}
+        for d in self.devices:
+            c[d.status] += 1
+            c["items"] += len(d.findings)
+            for k, v in summary(d.causes).items():  # drift's tally of causes; its "findings" are causes here
+                c["causes" if k == "findings" else k] += v
+        return c
+
+    def found(self, device: DeviceHealth) -> list[Cause]:
+        return device.causes
+
+    def findings_line(self, counts: dict[str, int]) -> str:
+        """``2 finding(s) on 40 port(s): 1 critical, 1 warning (41 per-port finding(s))``: causes, not ports."""
+        c = counts
+        return (f"{c['causes']} finding(s) on {c['ports']} port(s): {c['critical']} critical, {c['warning']} warning "
+                f"({c['items']} per-port finding(s))")
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.head(), "devices": [d.to_dict() for d in self.devices]}
@@ -515,6 +616,7 @@ def evaluate(
 
 
 __all__ = [
+    "Cause",
     "DeviceHealth",
     "Finding",
     "HealthReport",
@@ -522,6 +624,7 @@ __all__ = [
     "PortHealth",
     "evaluate",
     "evaluate_device",
+    "group",
     "intervals",
     "PORT_COUNTERS",
 ]

@@ -45,18 +45,50 @@ class PortModel(scaffold.Strict):
     findings: list[FindingModel]
 
 
+class ItemRefModel(scaffold.Strict):
+    port: str
+    finding: int
+
+
+class CauseModel(scaffold.Strict):
+    """One finding per cause: a rule firing on a device at one priority with the same counters, on one or more
+    ports (as ranges); ``items`` points at each per-port finding (port, position in the port's ``findings``)."""
+
+    rule: str
+    severity: Literal["critical", "warning", "info"]
+    title: str
+    priority: int | None
+    counters: list[str]
+    thresholds: list[float]
+    interfaces: list[str]
+    ports: int
+    value_min: float | None
+    value_max: float | None
+    message: str
+    impact: str
+    hint: str
+    items: list[ItemRefModel]
+
+
 class DeviceModel(scaffold.DeviceHeadModel):
     status: Literal["healthy", "findings", "unknown"]
     samples: list[float]
     warnings: list[str]
     ports: list[PortModel]
+    findings: list[CauseModel]
 
 
 class SummaryModel(scaffold.Strict):
+    """Devices by status; ``causes`` (one finding per cause) with the ``ports`` they cover and the per-port
+    ``items``; the severities count causes."""
+
     devices: int
     healthy: int
     findings: int
     unknown: int
+    causes: int
+    ports: int
+    items: int
     critical: int
     warning: int
     info: int
@@ -107,15 +139,17 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
             continue
         if not d.findings:
             continue
-        t = scaffold.text_table(("severity", "rule", "port", "prio", "finding", "impact"), ("impact", "finding"))
-        for f in d.findings:
+        t = scaffold.text_table(("severity", "rule", "ports", "prio", "finding", "impact", "fix"),
+                                ("impact", "finding", "fix"))
+        for x in d.causes:
             t.add_row(
-                f"[{_STYLE[f.severity]}]{f.severity}[/]",
-                esc(f.rule),
-                esc(f.port or "-"),
-                _prio(f.priority),
-                esc(f"{f.title}: {f.message}"),
-                esc(f.impact),
+                f"[{_STYLE[x.severity]}]{x.severity}[/]",
+                esc(x.rule),
+                esc(x.where or "-"),
+                _prio(x.priority),
+                esc(f"{x.title}: {x.message}"),
+                esc(x.impact),
+                esc(x.hint),
             )
         con.print(t)
     con.print()
@@ -134,14 +168,15 @@ _RULE_CASES = [(f"{r.id} {r.title}", r) for r in ALL]
 
 
 def _rule_failure(d: DeviceHealth, r: Rule) -> tuple[str, str, str] | None:
-    bad = [f for f in d.findings if f.rule == r.id]
+    bad = [x for x in d.causes if x.rule == r.id]
     if not bad:
         return None
     return (
-        f"{len(bad)} finding(s)",
+        f"{len(bad)} finding(s) on {sum(len(x.ports) for x in bad)} port(s)",
         r.severity,
         "\n".join(
-            f"[{f.severity}] {f.port or '-'} priority {_prio(f.priority)}: {f.message} - {f.impact}" for f in bad
+            f"[{x.severity}] {x.where or '-'} priority {_prio(x.priority)}: {x.message} - {x.impact}; fix: {x.hint}"
+            for x in bad
         ),
     )
 
@@ -155,10 +190,12 @@ def to_markdown(report: HealthReport) -> str:
     for d in report.devices:
         if not d.findings:
             continue
-        out += scaffold.device_section(d.device, d.platform, "severity", "rule", "port", "priority", "finding", "impact")
-        for f in d.findings:
+        out += scaffold.device_section(d.device, d.platform, "severity", "rule", "ports", "priority", "finding",
+                                       "impact", "fix")
+        for x in d.causes:
             out.append(
-                f"| {f.severity} | {_md(f.rule)} | {_md(f.port or '-')} | {_prio(f.priority)} | {_md(f.title)}: {_md(f.message)} | {_md(f.impact)} |"
+                f"| {x.severity} | {_md(x.rule)} | {_md(x.where or '-')} | {_prio(x.priority)} | "
+                f"{_md(x.title)}: {_md(x.message)} | {_md(x.impact)} | {_md(x.hint)} |"
             )
     return "\n".join(out) + "\n"
 

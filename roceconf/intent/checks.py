@@ -12,6 +12,7 @@ from roceconf.intent.rules import (
     L2_OVERHEAD,
     R_ASIC_UNKNOWN,
     R_BNXT_DSCP,
+    R_CABLE_NOT_RENDERED,
     R_CLASS_NAME,
     R_CNP_LOSSLESS,
     R_CNP_NOT_STRICT,
@@ -282,6 +283,24 @@ def _policy(fab: Fabric) -> None:
                 o.get("ecmp.fields", ("ecmp",)),
                 f"ECMP hash fields {s.ecmp.fields} lack src_port",
             )
+
+
+@check
+def _cables(fab: Fabric) -> None:
+    """RC151: the links' cable lengths feed `check`'s headroom analysis (RC211) but no render: said once per
+    intent, at the first link that states a switch-side cable, instead of being dropped silently."""
+    for link in fab.links:
+        ends = (fab.devices.get(link.a.device), fab.devices.get(link.b.device))
+        if any(d is not None and not d.is_host for d in ends):
+            n = len(fab.links)
+            _emit(
+                fab,
+                R_CABLE_NOT_RENDERED,
+                link.path,
+                f"the cable lengths of {n} link(s) (this one: {link.cable_m:g} m) are used by `check` (headroom, "
+                "RC211) but by no rendered configuration",
+            )
+            return
 
 
 @check
@@ -677,13 +696,15 @@ def _platform_units(fab: Fabric) -> None:
             "polling_ms": wd.polling,
             "detection_ms": wd.detection,
             "restoration_ms": wd.restoration,
-            "detection_polls": wd.detection / wd.polling if wd.polling else None,
+            "detection_polls": wd.detection / wd.polling if wd.polling and wd.detection else None,
+            "restoration_polls": wd.restoration / wd.polling if wd.polling and wd.restoration else None,
         }
         keys = {
             "polling_ms": "polling",
             "detection_ms": "detection",
             "restoration_ms": "restoration",
             "detection_polls": "detection",
+            "restoration_polls": "restoration",
         }
         for fld, lo, hi in cap.watchdog_ranges:
             v = values.get(fld)
@@ -691,18 +712,15 @@ def _platform_units(fab: Fabric) -> None:
                 continue
             key = keys[fld]
             path = s.origin.get(f"pfc_watchdog.{key}", ("qos", "pfc_watchdog"))
-            what = (
-                f"{key} {wd.detection} ms = {v:g} polls of {wd.polling} ms"
-                if fld == "detection_polls"
-                else (f"{key} {v} ms")
-            )
-            if fld == "detection_polls" and not float(v).is_integer():
+            polls = fld.endswith("_polls")
+            what = f"{key} {getattr(wd, key)} ms = {v:g} polls of {wd.polling} ms" if polls else f"{key} {v} ms"
+            if polls and not float(v).is_integer():
                 _emit(
                     fab,
                     R_WD_RANGE,
                     path,
                     f"PFC watchdog {what} cannot be expressed on {dev.platform} {dev.name}: "
-                    "detection is a whole number of polls",
+                    f"{key} is a whole number of polls",
                 )
             elif not lo <= v <= hi:
                 _emit(

@@ -93,6 +93,8 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     release = plat.release(dev.os_version, dev.model)
     if release:
         hints = {**hints, "os_version": release}
+    if dev.buffer_model and "buffer_model" in hints:  # stated in the intent: wins over the platform default
+        hints = {**hints, "buffer_model": dev.buffer_model}
     if cap.every_dscp_mapped:
         dscp_to_tc = dscp_homes(s.classes)
     else:
@@ -119,8 +121,10 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     if cap.scheduling and cap.unused_queues_round_robin and not dev.is_host:
         # no queue the intent does not use is left at a strict-priority default (served ahead of RoCE)
         used = {c.priority for c in s.classes}
+        strict = [c.priority for c in s.classes if c.scheduling is not None and c.scheduling.mode == "strict"]
+        top = max(strict) if strict and cap.round_robin_demotes_lower else 7
         for tc in cap.unused_queues_round_robin(hints):
-            if tc not in used:
+            if tc not in used and tc <= top:
                 sched[str(tc)] = Sched(mode="dwrr")
         sched = dict(sorted(sched.items(), key=lambda kv: int(kv[0])))
     roce, cnp = s.roce, s.cnp
@@ -172,6 +176,9 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             symmetric=s.ecmp.symmetric if cap.hash_symmetric or (not capped and s.ecmp.symmetric) else None,
             **_dynamic(s.ecmp.dynamic, cap, capped),
         )
+    # the traffic-class MTU (NX-OS network-qos 'mtu'): every lossless class carries the largest port MTU
+    mtus = [i.mtu for i in itfs.values() if i.mtu is not None]
+    class_mtu = max(mtus) if cap.class_mtu and lossless and mtus and not dev.is_host else None
     return DeviceState(
         extra_config=[line for line, _ in dev.extra_config] if cap.extra_config or not capped else [],
         hints=hints,
@@ -181,6 +188,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         interfaces=itfs,
         pfc_watchdog=wd,
         ecmp=ecmp,
+        class_mtu=class_mtu,
     )
 
 
@@ -196,11 +204,19 @@ def shape(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
     loop over one fabric, by the id of the ports dictionary (the devices of one intent entry share it, and
     the fabric keeps it alive)."""
     if ports is None:
-        return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), ports_key(dev))
+        return (
+            dev.platform,
+            dev.asic,
+            dev.model,
+            dev.os_version,
+            dev.buffer_model,
+            id(dev.settings),
+            ports_key(dev),
+        )
     pk = ports.get(id(dev.ports))
     if pk is None:
         pk = ports[id(dev.ports)] = ports_key(dev)
-    return (dev.platform, dev.asic, dev.model, dev.os_version, id(dev.settings), pk)
+    return (dev.platform, dev.asic, dev.model, dev.os_version, dev.buffer_model, id(dev.settings), pk)
 
 
 def _renamed(state: DeviceState, hostname: str | None) -> DeviceState:

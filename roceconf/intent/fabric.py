@@ -87,6 +87,8 @@ class DeviceSpec:
     path: Path_
     #: OS release stated in the intent (`os_version:`), None = the platform's default release
     os_version: str | None = None
+    #: SONiC buffer model stated in the intent (`buffer_model:`), None = the platform's default
+    buffer_model: str | None = None
     #: `extra_config:` lines (platform, role, profiles, device overrides, in that order) with their data path
     extra_config: tuple[tuple[str, Path_], ...] = ()
     #: a host NIC platform (set from `platform`; read per port and link, so not recomputed each time)
@@ -475,6 +477,7 @@ def expand(intent: Intent, pos: Positions, file: str) -> Fabric:
                 settings,
                 dpath,
                 os_version=dev.os_version,
+                buffer_model=dev.buffer_model,
                 extra_config=extra,
             )
     _check_identifiers(fab)

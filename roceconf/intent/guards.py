@@ -54,8 +54,8 @@ HARDENING_RULES: list[tuple[str, str, str, str, str]] = [
         "RC019",
         "error",
         "File too large",
-        f"intents are at most {limits.MAX_YAML_BYTES // 2**20} MiB, side files "
-        f"{limits.MAX_SIDE_FILE_BYTES // 2**20} MiB",
+        f"intents are at most {limits.MAX_YAML_BYTES // 2**20} MiB, cabling tables "
+        f"{limits.MAX_SIDE_FILE_BYTES // 2**20} MiB, ASIC tables {limits.MAX_ASIC_TABLE_BYTES // 2**20} MiB",
         "reading it would take unbounded time and memory",
     ),
     (
@@ -141,13 +141,13 @@ def _repository_root(start: Path) -> Path | None:
     return None
 
 
-def read_side_file(path: Path) -> str:
-    """Read a file the intent names: size-limited, UTF-8 (BOM accepted). Raises OSError / ValueError
-    with a one-line reason."""
+def read_side_file(path: Path, max_bytes: int = limits.MAX_SIDE_FILE_BYTES) -> str:
+    """Read a file the intent names: size-limited (checked before a byte is read), UTF-8 (BOM accepted).
+    Raises OSError / ValueError with a one-line reason."""
     from roceconf.inputfile import InputFileError, read_text
 
     try:
-        return read_text(path, limits.MAX_SIDE_FILE_BYTES)
+        return read_text(path, max_bytes)
     except InputFileError as e:
         raise ValueError(e.reason) from None
 
@@ -178,7 +178,7 @@ def load_asic_table(path: str | Path) -> dict:
         return DiagnosticError([Diagnostic(file, line, 1, "error", code, message, "")])
 
     try:
-        text = read_side_file(Path(path))
+        text = read_side_file(Path(path), limits.MAX_ASIC_TABLE_BYTES)
     except OSError as e:
         raise fail("RC000", f"cannot read the ASIC table: {e.strerror or e}") from None
     except ValueError as e:

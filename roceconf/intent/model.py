@@ -338,6 +338,15 @@ class Device(_M):
         "from `model` where the platform documents that)",
         examples=["5.15"],
     )
+    buffer_model: Literal["dynamic", "traditional"] | None = Field(
+        None,
+        description="SONiC: the switch's buffer model (DEVICE_METADATA buffer_model, sonic-device_metadata.yang): "
+        "`dynamic` (buffermgrd computes the lossless headroom; the lossless BUFFER_PG is rendered with profile "
+        '`"NULL"`) or `traditional` (buffermgrd writes the lossless BUFFER_PG itself from pfc_enable, speed '
+        "and CABLE_LENGTH; none is rendered). Default: `dynamic` on NVIDIA Spectrum (`asic: spectrum*`), "
+        '`traditional` otherwise (the YANG: "This model is used by Mellanox so far"; traditional "is the '
+        'default model used by all other vendors")',
+    )
     profiles: list[Name] = Field(default_factory=list, description="Profiles applied in order")
     interfaces: list[Interface] = Field(default_factory=list)
     overrides: Override | None = Field(None, description="Device-level overrides (highest precedence)")

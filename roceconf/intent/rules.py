@@ -311,6 +311,15 @@ R_NOT_CONFIGURED = rule(
 )
 #: Rules that report one diagnostic per value at the same intent position (not deduplicated by position).
 PER_VALUE_RULES = frozenset({"RC150", "RC126"})
+R_CABLE_NOT_RENDERED = rule(
+    "RC151",
+    "info",
+    "Cable lengths are not rendered",
+    "size headroom with `roceconf check` (RC211 uses the cable lengths); set the switches' cable length "
+    "(SONiC CABLE_LENGTH, NVUE/EOS/NX-OS/Junos platform defaults) where your platform needs it",
+    "no rendered configuration carries the links' cable lengths: each switch sizes its PFC headroom from its "
+    "own setting or default, which may be shorter than the real cable (pause frames arrive late, drops)",
+)
 R_LOSSY_ECN = rule(
     "RC127", "info", "ECN on a lossy class", "fine for TCP-like traffic; intended?", "informational"
 )

@@ -5,7 +5,8 @@ switch rejects. Each rule is a documented grammar fact (keyword set or value ran
 
 * NX-OS: ``priority-flow-control watch-dog-interval on|off`` (Cisco N9K QoS guide; other values are not
   its grammar); interface / network-qos ``mtu`` 576-9216 (Cisco N9K interfaces guide 10.2(x));
-  ``pause pfc-cos`` and ``set qos-group`` 0-7 (Cisco N9K QoS guide). Error: ``% Invalid command at '^'
+  ``pause pfc-cos`` and ``set qos-group`` 0-7 (Cisco N9K QoS guide); the PFC watchdog ``watch-dog interval``
+  100-1000, ``watch-dog shutdown-multiplier`` 1-10, ``auto-restore multiplier`` 1-100 (same guide). Error: ``% Invalid command at '^'
   marker.`` as NX-OS prints it.
 * NVUE: ``system forwarding ecmp-hash <field>`` takes ``enabled|disabled`` from Cumulus Linux 5.15 and
   ``on|off`` before ("New and Changed NVUE Commands", 5.15); ``router adaptive-routing`` (global and per
@@ -29,6 +30,10 @@ _NX_RANGES = (
     (re.compile(r"^mtu (\d+)$"), 576, 9216),
     (re.compile(r"^pause pfc-cos ([\d,\s-]+)$"), 0, 7),
     (re.compile(r"^set qos-group (\d+)$"), 0, 7),
+    # PFC watchdog interval and multipliers (N9K QoS guide 10.5(x), PFC watchdog; roceconf.platforms.nxos.syntax)
+    (re.compile(r"^priority-flow-control watch-dog interval (\d+)$"), 100, 1000),
+    (re.compile(r"^priority-flow-control watch-dog shutdown-multiplier (\d+)$"), 1, 10),
+    (re.compile(r"^priority-flow-control auto-restore multiplier (\d+)$"), 1, 100),
 )
 
 

@@ -85,6 +85,13 @@ class Capabilities:
     #: Queues (TCs) left at a strict-priority default unless configured: given the render hints, the TCs the
     #: desired state sets to round robin when the intent does not use them. None = nothing to do.
     unused_queues_round_robin: Callable[[dict[str, str]], tuple[int, ...]] | None = None
+    #: A round-robin queue makes the queues numbered below it round robin too (strict queues must be the
+    #: highest-numbered): an unused queue above the highest strict queue then stays at its strict default
+    #: rather than be set round robin, which would demote the strict (CNP) queue.
+    round_robin_demotes_lower: bool = False
+    #: Does the platform state a traffic-class MTU apart from the port MTU (NX-OS network-qos class 'mtu')?
+    #: The desired state then carries ``class_mtu`` (the largest port MTU of the device).
+    class_mtu: bool = False
     #: Dynamic load balancing: intent mode (``platform``, ``flowlet``, ``per-packet``, ``assigned-flow``) ->
     #: the state's ``ecmp.dynamic`` value the config states; a mode not listed is refused (RC160).
     dlb_modes: tuple[tuple[str, str], ...] = ()

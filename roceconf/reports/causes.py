@@ -186,4 +186,50 @@ def remediation_for(cause: Cause, remediation: Sequence[Any]) -> list[int]:
     return [n for n, r in enumerate(remediation) if not r.fields or want & set(r.fields)]
 
 
-__all__ = ["Cause", "Change", "causes", "compress", "field_of", "lines", "remediation_for", "summary"]
+#: a port named as ``device:port`` in a diagnostic's message (``leaf01:Ethernet33``, ``spine2:et-0/0/1``)
+_LABEL = re.compile(r"(?<![\w/.:-])([A-Za-z][\w.-]*):([A-Za-z][A-Za-z-]*\d+(?:[/.]\d+)*)(?![\w/-])")
+#: where a value of a device's config was read: `` (leaf01.cfg:55)`` or `` (leaf01.cfg)``
+_CITED = re.compile(r" \([^()\s]+(?::\d+)?\)")
+#: ports listed per place of a merged diagnostic before "(+N more)"
+SHOWN = 6
+
+
+def _ends(labels: list[tuple[str, str]]) -> str:
+    """``leaf01:Ethernet33-40`` or ``spine1:swp1, spine2:swp1 (+6 more)``: ports per device as ranges."""
+    by_dev: dict[str, list[str]] = {}
+    for dev, port in labels:
+        by_dev.setdefault(dev, []).append(port)
+    names = [f"{dev}:{r}" for dev in sorted(by_dev, key=natural_key) for r in compress(by_dev[dev])]
+    more = len(names) - SHOWN
+    return ", ".join(names[:SHOWN]) + (f" (+{more} more)" if more > 0 else "")
+
+
+def same_cause(diags: Sequence[Any]) -> list[Any]:
+    """Positioned findings (``Diagnostic``) of one cause as one: those of the same rule, severity and intent
+    position whose messages differ only in the ports they name (``device:port``) and the config lines they cite
+    become the first of them, with how many they were and the ports listed (per place in the message, each
+    device's ports as ranges). A check of every link of a mesh finds one switch's MTU once per link, all at the
+    mesh's line: one finding. Order is kept (each group where its first was)."""
+    from dataclasses import replace
+
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    for d in diags:
+        template = _CITED.sub(" (@)", _LABEL.sub("#", d.message))
+        groups.setdefault((d.code, d.severity, d.file, d.line, d.col, template), []).append(d)
+    out = []
+    for ds in groups.values():
+        if len(ds) == 1:
+            out.append(ds[0])
+            continue
+        places: list[list[tuple[str, str]]] = []
+        for d in ds:
+            for n, m in enumerate(_LABEL.finditer(d.message)):
+                if n == len(places):
+                    places.append([])
+                places[n].append((m.group(1), m.group(2)))
+        where = " with ".join(_ends(p) for p in places)
+        out.append(replace(ds[0], message=f"{ds[0].message} (the same {len(ds)} times: {where})"))
+    return out
+
+
+__all__ = ["Cause", "Change", "causes", "compress", "field_of", "lines", "remediation_for", "same_cause", "summary"]

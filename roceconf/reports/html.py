@@ -68,15 +68,11 @@ def _drift_rows(m: DeviceMark, d: Any) -> list[Any]:
 
 
 def _health_rows(m: DeviceMark, d: Any) -> list[Any]:
-    """A row per cause: a rule firing on a range of ports is one finding; the device's findings."""
-    same: dict[tuple[str, str, str, Any], list[Any]] = {}
-    for f in d.findings:
-        same.setdefault((f.rule, f.severity, f.title, f.priority), []).append(f)
-    for (rule, sev, title, prio), fs in same.items():
-        ports = ", ".join(compress(f.port for f in fs if f.port))
-        where = ports + (f" priority {prio}" if prio is not None else "")
-        detail = fs[0].message if len(fs) == 1 else f"{len(fs)} ports; first: {fs[0].message}"
-        m.items.append(Item(sev, title, where.strip(), detail, fs[0].impact, fs[0].hint, rule))
+    """A row per cause (`roceconf.health.evaluate.Cause`): a rule firing on a range of ports is one finding; the
+    device's findings."""
+    for x in d.causes:
+        where = x.where + (f" priority {x.priority}" if x.priority is not None else "")
+        m.items.append(Item(x.severity, x.title, where.strip(), x.message, x.impact, x.hint, x.rule))
     return d.findings
 
 

@@ -241,21 +241,32 @@ def overview(title: str, report: AuditReport, icons: dict[str, str]) -> list[str
     """The heading, the source line, the one-line summary and the per-device table (status with its icon,
     critical and warning counts of what was found (`AuditReport.found`), the reason of an unknown device)."""
     c = report.counts
+    rows = []
+    for d in report.devices:
+        found = report.found(d)
+        rows.append((d.device, d.platform, f"{icons[d.status]} {d.status}", count(found, "critical"),
+                     count(found, "warning"), d.reason or ""))
+    return overview_rows(title, report, f"**{c['devices']} devices**: {report.tally(c)} — {report.findings_line(c)}.",
+                         rows)
+
+
+def overview_rows(
+    title: str, report: Any, summary: str, rows: Iterable[tuple[str, str, str, int, int, str]]
+) -> list[str]:
+    """The heading, the source line (``report.intent``, ``.source``, ``.generated_at``), the one-line
+    ``summary`` and the per-device table; ``rows``: (device, platform, status with its icon, critical count,
+    warning count, note)."""
     out = [
         f"## {title}",
         "",
         f"Intent `{md(report.intent)}`, source {md(report.source)}, generated {report.generated_at}.",
         "",
-        f"**{c['devices']} devices**: {report.tally(c)} — {report.findings_line(c)}.",
+        summary,
         "",
         *table_head("device", "platform", "status", "critical", "warning", "note"),
     ]
-    for d in report.devices:
-        found = report.found(d)
-        out.append(
-            f"| {md(d.device)} | {d.platform} | {icons[d.status]} {d.status} | {count(found, 'critical')} | "
-            f"{count(found, 'warning')} | {md_cell(d.reason or '')} |"
-        )
+    for device, platform, status, nc, nw, note in rows:
+        out.append(f"| {md(device)} | {platform} | {status} | {nc} | {nw} | {md_cell(note)} |")
     return out
 
 

@@ -240,3 +240,29 @@ def test_an_unreadable_result_names_its_file_once(tmp_path: Path) -> None:
     v = judge([bad])
     [f] = [f for f in v.findings if f.rule == "RC409"]
     assert f.test == "garbage.txt" and f.message == "not an nccl-tests or perftest output"
+
+
+def test_one_finding_per_cause_across_message_sizes(plan2: AcceptancePlan, tmp_path: Path) -> None:
+    """A slow pair is below the pass mark, an outlier and asymmetric at every judged size: one finding per rule
+    in text, Markdown and JUnit, the sizes listed; JSON keeps each per-size finding and lists the causes."""
+    from roceconf.acceptance.report import FORMATS
+
+    slow = next(c for c in plan2.perftest if c.tool == "ib_write_bw")
+    _write_all(plan2, tmp_path, bw={slow.id: 250.0})
+    v = judge(sorted(tmp_path.iterdir()), plan2)
+    assert len(v.findings) == 8
+    got = [(x.first.rule, [f.size for f in x.findings]) for x in v.causes]
+    assert got == [("RC401", [1048576, 8388608]), ("RC406", [65536, 1048576, 8388608]),
+                   ("RC407", [65536, 1048576, 8388608])]
+    assert v.causes[0].message.endswith("below the pass mark 360 Gb/s; also at 8388608 B")
+    text = FORMATS["text"](v)
+    assert text.count("[RC401]") == 1 and text.count("[RC406]") == 1 and "3 finding(s) for 8 per-size" in text
+    assert FORMATS["markdown"](v).count("| RC406 |") == 1 and FORMATS["junit"](v).count("RC406") == 1
+    data = json.loads(FORMATS["json"](v))
+    assert len(data["findings"]) == 8 and [c["items"] for c in data["causes"]] == [[0, 1], [2, 3, 4], [5, 6, 7]]
+    assert v.exit_code == 1  # unchanged
+    # a different value is not a different cause; a different rule or test is
+    other = next(c for c in plan2.perftest if c.tool == "ib_read_bw")
+    _write_all(plan2, tmp_path, bw={slow.id: 250.0, other.id: 200.0})
+    v = judge(sorted(tmp_path.iterdir()), plan2)
+    assert [x.first.rule for x in v.causes if x.first.test == other.id] == ["RC401", "RC406"]

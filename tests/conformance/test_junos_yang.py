@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 
 from roceconf.platforms.junos import PLATFORM, schema
 from roceconf.render import render_state
-from tests.conformance.corpus import ROOT, negative_lines, states
+from tests.conformance.corpus import CORPUS_GROUP, ROOT, negative_lines, states
 
 REASON = schema.unavailable_reason()
 if REASON:
     pytest.skip(f"Junos YANG conformance skipped: {REASON}", allow_module_level=True)
 
-pytestmark = pytest.mark.xdist_group("conformance-junos")
+pytestmark = pytest.mark.xdist_group(CORPUS_GROUP)  # one worker validates the corpus once
 
 from tests.platforms.test_junos import JUNOS_NAMES, _fit_platform  # noqa: E402
 from tests.strategies import device_state  # noqa: E402
@@ -47,6 +47,8 @@ def _check_text(text: str, label: str) -> tuple[int, int]:
 def test_intent_renders_resolve_in_the_schema() -> None:
     corpus = states("junos")
     assert any(label.startswith("inventories/lab/") for label, _ in corpus)
+    # a PCP-trust render (tests/intents/conformance/pcp.yml) is among them: classifiers ieee-802.1
+    assert any("set class-of-service classifiers ieee-802.1 " in render_state(st) for _, st in corpus)
     checked = unchecked = 0
     for label, st in corpus:
         c, u = _check_text(render_state(st), label)

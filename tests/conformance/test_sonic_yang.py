@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 
 from roceconf.platforms.sonic import PLATFORM, yang
 from roceconf.render import render_state
-from tests.conformance.corpus import ROOT, states
+from tests.conformance.corpus import CORPUS_GROUP, ROOT, states
 
 REASON = yang.unavailable_reason()
 if REASON:
     pytest.skip(f"SONiC YANG conformance skipped: {REASON}", allow_module_level=True)
 
-pytestmark = pytest.mark.xdist_group("conformance-sonic")
+pytestmark = pytest.mark.xdist_group(CORPUS_GROUP)  # one worker validates the corpus once
 
 from tests.conformance.sonic_negatives import MUTATIONS, broken, lab_fragment  # noqa: E402
 from tests.platforms.test_sonic import SONIC_PORTS  # noqa: E402
@@ -115,6 +115,10 @@ def test_every_broken_fragment_is_rejected() -> None:
 def test_old_identity_pg_map_was_valid_yang_but_is_no_longer_rendered() -> None:
     """YANG cannot tell a lossy TC on a PG without buffer: the PG map fix is tested in tests/platforms; here the
     lab fragment's PG map sends every lossy TC to PG0 and the lossless PG has its BUFFER_PG entry."""
-    frag = lab_fragment()
+    frag = lab_fragment()  # the lab's leaf3 (Tomahawk: traditional buffer model, no BUFFER_PG rendered)
     assert frag["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["6"] == "0"
-    assert {k for k in frag["BUFFER_PG"]} == {f"{p}|3" for p in frag["PORT"]}
+    assert "BUFFER_PG" not in frag and frag["PORT_QOS_MAP"]
+    # a dynamic-buffer-model render (the platform fixture: a state without hints) states the lossless PG
+    dyn = json.loads((ROOT / "tests" / "fixtures" / "sonic" / "rendered-lab.json").read_text())
+    assert {k for k in dyn["BUFFER_PG"]} == {f"{p}|3" for p in dyn["PORT"]}
+    assert yang.validate_many({"dyn": loaded(dyn)})["dyn"].ok

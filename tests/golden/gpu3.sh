@@ -16,8 +16,15 @@
 # DSCP APP entries: RoCE v2 (UDP 4791) APP entry first, the CNP DSCP entry last (README requirement).
 # Congestion control: configfs values are written in hex with a 0x prefix (printf '0x%x'); several
 #   stores parse '%x', so a bare '26' would mean 0x26. Nothing takes effect until 'apply'.
-# ETS names only the TCs in use (as bnxt_setupcc.sh does): NIC profiles with 3 TCs reject settings
-#   for TC3..7.
+# ETS states all 8 TCs, as linux-dcb does (tc-tsa all:strict, tc-bw all:0, then the TCs in use): before
+#   upstream commit b74c2a2e ("bnxt_en: Fix DCB ETS validation", July 2025) bnxt_ets_validate looped over
+#   all 8 TCs, and an unnamed TC defaulted to ETS with 0 % made it reject the whole setting ("rejecting ETS
+#   config starving a TC"); a strict TC with 0 % passes both the starving check and the check of TCs
+#   beyond the NIC's count (tsa and bw both 0).
+# DCQCN: the bnxt_re congestion-control configfs exists only with Broadcom's out-of-tree driver
+#   (configfs.c); the upstream bnxt_re has none. bnxt_cc_ready detects it: without it the script skips
+#   DCQCN (DCB above is already applied), says whether Broadcom's niccli is installed to set it instead,
+#   finishes every port and exits 3 naming the devices whose DCQCN is not set.
 # Safest documented forms (not confirmed on every firmware): cnp_prio is rejected when the firmware
 #   "service profile type" is supported (the CNP priority then follows the CNP DSCP APP entry), so a
 #   rejected write only warns. roce_dscp / cnp_dscp are rejected the same way (bnxt_re configfs.c
@@ -48,6 +55,26 @@ check_rdma_dev() {
 configfs_ready() {
   grep -qs ' /sys/kernel/config configfs ' /proc/mounts || mount -t configfs none /sys/kernel/config
 }
+CC_SKIPPED=""
+bnxt_cc_ready() {
+  # bnxt_cc_ready RDMA_DEV: the congestion-control configfs of Broadcom's out-of-tree bnxt_re is there
+  configfs_ready
+  if [ -d /sys/kernel/config/bnxt_re ]; then
+    mkdir -p "/sys/kernel/config/bnxt_re/$1"
+    return 0
+  fi
+  if command -v niccli >/dev/null; then
+    echo "roceconf: warning: $1: no bnxt_re congestion-control configfs (upstream bnxt_re driver): DCQCN not set here; set it with Broadcom's niccli" >&2
+  else
+    echo "roceconf: warning: $1: no bnxt_re congestion-control configfs (upstream bnxt_re driver) and no niccli: DCQCN not set" >&2
+  fi
+  CC_SKIPPED="$CC_SKIPPED $1"
+  return 1
+}
+cc_summary() {
+  # after every port: exit 3 naming the devices whose DCQCN bnxt_cc_ready skipped
+  [ -z "$CC_SKIPPED" ] || { echo "roceconf: DCQCN not set on:$CC_SKIPPED (every other setting is applied)" >&2; exit 3; }
+}
 set_roce_tos() {
   # set_roce_tos RDMA_DEV TOS: RDMA-CM default TOS byte via configfs (bnxt_setupcc.sh writes DSCP << 2)
   configfs_ready
@@ -63,7 +90,7 @@ need dcb
 # ---- eth0
 ip link set dev eth0 mtu 9000
 ethtool -A eth0 rx off tx off || pause_is eth0 off
-dcb ets set dev eth0 tc-tsa 0:ets 1:ets 2:strict tc-bw 0:50 1:50 prio-tc all:0 3:1 6:2
+dcb ets set dev eth0 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:50 1:50 prio-tc all:0 3:1 6:2
 dcb pfc set dev eth0 prio-pfc all:off 3:on
 dcb app replace dev eth0 dgram-port-prio 4791:3  # RoCE v2 APP entry
 dcb app replace dev eth0 dscp-prio 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:0 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 21:0 22:0 23:0 24:0 25:0 26:3 27:0 28:0 29:0 30:0 31:0 32:0 33:0 34:0 35:0 36:0 37:0 38:0 39:0 40:0 41:0 42:0 43:0 44:0 45:0 46:0 47:0 49:0 50:0 51:0 52:0 53:0 54:0 55:0 56:0 57:0 58:0 59:0 60:0 61:0 62:0 63:0
@@ -71,8 +98,7 @@ dcb app replace dev eth0 dscp-prio 48:6  # CNP DSCP APP entry last
 check_rdma_dev eth0 bnxt_re0
 set_roce_tos bnxt_re0 104  # DSCP 26 << 2
 # bnxt_re congestion control for bnxt_re0 (hex values; nothing takes effect until apply)
-configfs_ready
-mkdir -p /sys/kernel/config/bnxt_re/bnxt_re0
+if bnxt_cc_ready bnxt_re0; then
 CC=/sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc
 printf '0x%x' 1 > "$CC/ecn_enable"  # DCQCN on
 printf '0x%x' 1 > "$CC/ecn_marking"  # NIC marks RoCE packets ECT
@@ -83,11 +109,12 @@ printf '0x%x' 26 > "$CC/roce_dscp" || echo "roceconf: warning: bnxt_re0 rejected
 printf '0x%x' 48 > "$CC/cnp_dscp" || echo "roceconf: warning: bnxt_re0 rejected cnp_dscp 48 (firmware service profile: the DSCP APP entry decides it)" >&2
 printf '0x%x' 1 > "$CC/disable_prio_vlan_tx"  # no VLAN 0 priority tag (DSCP-based PFC)
 echo -n 0x1 > "$CC/apply"
+fi
 
 # ---- eth1
 ip link set dev eth1 mtu 9000
 ethtool -A eth1 rx off tx off || pause_is eth1 off
-dcb ets set dev eth1 tc-tsa 0:ets 1:ets 2:strict tc-bw 0:50 1:50 prio-tc all:0 3:1 6:2
+dcb ets set dev eth1 tc-tsa all:strict 0:ets 1:ets 2:strict tc-bw all:0 0:50 1:50 prio-tc all:0 3:1 6:2
 dcb pfc set dev eth1 prio-pfc all:off 3:on
 dcb app replace dev eth1 dgram-port-prio 4791:3  # RoCE v2 APP entry
 dcb app replace dev eth1 dscp-prio 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:0 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 21:0 22:0 23:0 24:0 25:0 26:3 27:0 28:0 29:0 30:0 31:0 32:0 33:0 34:0 35:0 36:0 37:0 38:0 39:0 40:0 41:0 42:0 43:0 44:0 45:0 46:0 47:0 49:0 50:0 51:0 52:0 53:0 54:0 55:0 56:0 57:0 58:0 59:0 60:0 61:0 62:0 63:0
@@ -95,8 +122,7 @@ dcb app replace dev eth1 dscp-prio 48:6  # CNP DSCP APP entry last
 check_rdma_dev eth1 bnxt_re1
 set_roce_tos bnxt_re1 104  # DSCP 26 << 2
 # bnxt_re congestion control for bnxt_re1 (hex values; nothing takes effect until apply)
-configfs_ready
-mkdir -p /sys/kernel/config/bnxt_re/bnxt_re1
+if bnxt_cc_ready bnxt_re1; then
 CC=/sys/kernel/config/bnxt_re/bnxt_re1/ports/1/cc
 printf '0x%x' 1 > "$CC/ecn_enable"  # DCQCN on
 printf '0x%x' 1 > "$CC/ecn_marking"  # NIC marks RoCE packets ECT
@@ -107,3 +133,5 @@ printf '0x%x' 26 > "$CC/roce_dscp" || echo "roceconf: warning: bnxt_re1 rejected
 printf '0x%x' 48 > "$CC/cnp_dscp" || echo "roceconf: warning: bnxt_re1 rejected cnp_dscp 48 (firmware service profile: the DSCP APP entry decides it)" >&2
 printf '0x%x' 1 > "$CC/disable_prio_vlan_tx"  # no VLAN 0 priority tag (DSCP-based PFC)
 echo -n 0x1 > "$CC/apply"
+fi
+cc_summary

@@ -23,6 +23,12 @@
 # priorities without a class and the classes start at TC 1); read-back maps each TC back to the
 # lowest priority on it. The rdma_cm configfs directory is left in place so the value can be read
 # back with cat. Trust is DSCP iff the port has DSCP APP entries.
+# Intel ice: with the firmware LLDP agent on (the default) the NIC runs firmware DCBX and the driver
+#   refuses host DCB settings; software DCB "requires the FW-based LLDP Agent to be disabled", with
+#   `ethtool --set-priv-flags <ethX> fw-lldp-agent off`, checked with `ethtool --show-priv-flags <ethX>`
+#   (Linux kernel Documentation/networking/device_drivers/ethernet/intel/ice.rst, "DCB" and "FW-LLDP").
+#   fw_lldp_off runs for every port before anything is written: on a NIC without that private flag it
+#   does nothing; where the agent cannot be turned off (UEFI HII "LLDP Agent") the script stops there.
 set -euo pipefail
 
 EXPECTED_HOST=gpu4
@@ -45,6 +51,15 @@ check_rdma_dev() {
 configfs_ready() {
   grep -qs ' /sys/kernel/config configfs ' /proc/mounts || mount -t configfs none /sys/kernel/config
 }
+fw_lldp_off() {
+  # fw_lldp_off NETDEV: turn Intel ice's firmware LLDP agent off (software DCB needs it off), or stop
+  local flags
+  flags=$(ethtool --show-priv-flags "$1" 2>/dev/null) || return 0  # no private flags: not such a NIC
+  printf '%s\n' "$flags" | grep -Eq '^fw-lldp-agent[[:space:]]*:[[:space:]]*on$' || return 0
+  ethtool --set-priv-flags "$1" fw-lldp-agent off && return 0
+  echo "roceconf: $1: the firmware LLDP agent is on and could not be turned off (ethtool --set-priv-flags $1 fw-lldp-agent off; the UEFI HII 'LLDP Agent' setting decides): the NIC would refuse the DCB settings, nothing was written" >&2
+  exit 1
+}
 set_roce_tos() {
   # set_roce_tos RDMA_DEV TOS: RDMA-CM default TOS byte via configfs (like cma_roce_tos)
   configfs_ready
@@ -56,6 +71,8 @@ set_roce_tos() {
 need ip
 need ethtool
 need dcb
+fw_lldp_off eth0
+fw_lldp_off eth1
 
 # ---- eth0
 ip link set dev eth0 mtu 9000

@@ -33,13 +33,13 @@ from roceconf.platforms.junos import schema
 from roceconf.platforms.sonic import yang
 from roceconf.render import render_state
 from tests.conformance import eos_negatives
-from tests.conformance.corpus import negative_lines, states
+from tests.conformance.corpus import CORPUS_GROUP, negative_lines, states
 from tests.conformance.sonic_negatives import MUTATIONS, broken, lab_fragment
 from tests.conformance.test_iproute2 import NEGATIVES as IPROUTE2_NEGATIVES
 from tests.conformance.test_mlnx_qos import NEGATIVES as MLNX_NEGATIVES
 from tests.lab.conftest import eapi_args, netmiko_args
 
-pytestmark = pytest.mark.xdist_group("lab-refuse")
+pytestmark = pytest.mark.xdist_group(CORPUS_GROUP)  # one worker validates the corpus once
 
 JUNOS_NEGATIVE = [line for _, line in negative_lines("junos-negative.set")]
 
@@ -118,7 +118,7 @@ def test_sonic_config_load_refuses_every_broken_fragment(lab: Lab, creds: tuple[
         _upload(conn, "/tmp/good.json", json.dumps(lab_fragment()))
         out = conn.send_command("sudo config load /tmp/good.json -y; echo rc=$?", read_timeout=60)
         assert "sonic-cfggen" in out and out.endswith("rc=0"), out
-        assert json.loads(conn.send_command("show runningconfiguration all"))["BUFFER_PG"]
+        assert json.loads(conn.send_command("show runningconfiguration all"))["PORT_QOS_MAP"]
     assert refused == len(MUTATIONS)
     _report("SONiC", refused, len(MUTATIONS), "config load over SSH, SONiC YANG via yanglint")
 

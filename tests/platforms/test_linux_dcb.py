@@ -495,7 +495,10 @@ def test_script_runs_the_rendered_commands_and_is_repeatable(tmp_path) -> None:
     first = _run_script(text, path, tmp_path)
     assert first.returncode == 0, first.stderr
     calls = (tmp_path / "calls.log").read_text().splitlines()
-    assert calls[:6] == [
+    # the firmware LLDP check of every port comes first (the stand-in ethtool prints no private flags)
+    assert calls[:3] == [f"ethtool --show-priv-flags {p}" for p in ("ens1f0np0", "ens1f1np1", "eth9")]
+    calls_after = calls[3:]
+    assert calls_after[:6] == [
         "ip link set dev ens1f0np0 mtu 9000",
         "ethtool -A ens1f0np0 rx off tx off",
         "dcb pfc set dev ens1f0np0 prio-pfc all:off 3:on 4:on",
@@ -532,3 +535,73 @@ def test_lab_dcb_answers_match_the_real_tool() -> None:
     real = json.loads(recorded[cmd])
     # newer iproute2 adds a " " third element to each APP entry (see mlxsw-swp1-app-json); 6.1.0 does not
     assert [e[:2] for e in lab["dscp_prio"]] == [e[:2] for e in real["dscp_prio"]]
+
+
+# ------------------------------------------------------------------------- Intel ice: firmware LLDP agent
+def _fw_lldp_off(tmp_path, flags: str | None, set_ok: bool = True) -> tuple[int, str, list[str]]:
+    """Run the rendered script's fw_lldp_off in bash against a stand-in ``ethtool`` on PATH (the only
+    program it calls). ``flags``: what ``ethtool --show-priv-flags`` prints (None: the NIC has no private
+    flags, ethtool fails). Returns (exit status, stderr, the ethtool calls)."""
+    text = render_state(example())
+    start = text.index("fw_lldp_off() {")
+    func = text[start : text.index("\n}\n", start) + 3]
+    log = tmp_path / "calls"
+    out = tmp_path / "flags"
+    if flags is not None:
+        out.write_text(flags)
+    stub = tmp_path / "bin" / "ethtool"
+    stub.parent.mkdir()
+    stub.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> {log}\n'
+        f'if [ "$1" = --show-priv-flags ]; then [ -f {out} ] || exit 1; cat {out}; exit 0; fi\n'
+        f"exit {0 if set_ok else 1}\n"
+    )
+    stub.chmod(0o755)
+    res = subprocess.run(
+        ["bash", "-c", f"set -euo pipefail\n{func}\nfw_lldp_off eth0\necho reached"],
+        env={"PATH": f"{stub.parent}:/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    calls = log.read_text().splitlines() if log.exists() else []
+    return res.returncode, res.stderr + res.stdout, calls
+
+
+#: ``ethtool --show-priv-flags`` as ethtool prints it (ethtool.c do_gprivflags: "Private flags for %s:" then
+#: "%-*s: %s" per flag) with flag names of the ice driver (kernel ice.rst: fw-lldp-agent).
+ICE_FLAGS = "Private flags for eth0:\nlink-down-on-close     : off\nfw-lldp-agent          : {}\n"
+
+
+def test_ice_firmware_lldp_agent_is_turned_off_before_any_dcb_write(tmp_path) -> None:
+    ls = lines_of(render_state(example()))
+    first_write = min(i for i, ln in enumerate(ls) if ln.startswith(("dcb ", "ip link set", "ethtool -A")))
+    checks = [i for i, ln in enumerate(ls) if ln.startswith("fw_lldp_off ")]
+    assert [ls[i] for i in checks] == ["fw_lldp_off ens1f0np0", "fw_lldp_off ens1f1np1", "fw_lldp_off eth9"]
+    assert max(checks) < first_write
+    rc, err, calls = _fw_lldp_off(tmp_path, ICE_FLAGS.format("on"))
+    assert rc == 0 and "reached" in err
+    assert calls == ["--show-priv-flags eth0", "--set-priv-flags eth0 fw-lldp-agent off"]
+
+
+def test_ice_agent_already_off_or_no_private_flags_changes_nothing(tmp_path) -> None:
+    rc, err, calls = _fw_lldp_off(tmp_path, ICE_FLAGS.format("off"))
+    assert (rc, calls) == (0, ["--show-priv-flags eth0"]) and "reached" in err
+
+
+def test_nic_without_private_flags_is_left_alone(tmp_path) -> None:
+    rc, err, calls = _fw_lldp_off(tmp_path, None)
+    assert (rc, calls) == (0, ["--show-priv-flags eth0"]) and "reached" in err
+
+
+def test_ice_agent_that_cannot_be_turned_off_stops_the_script_with_a_reason(tmp_path) -> None:
+    rc, err, _calls = _fw_lldp_off(tmp_path, ICE_FLAGS.format("on"), set_ok=False)
+    assert rc == 1 and "reached" not in err
+    assert "eth0: the firmware LLDP agent is on and could not be turned off" in err
+    assert "nothing was written" in err
+
+
+def test_no_dcb_write_no_lldp_check() -> None:
+    ls = lines_of(render_state(DeviceState(platform="linux-dcb", interfaces={"eth0": Interface(mtu=9000)})))
+    assert not any(ln.startswith(("fw_lldp_off", "need ethtool")) for ln in ls)

@@ -103,7 +103,12 @@ def test_render_lab_knobs_as_nvidias_roce_profile() -> None:
     text = render_state(lab_state())
     assert _lines(text)[0].startswith("# ")
     assert "- set:" in _lines(text)
-    assert _block(text, "      roce:") == ["      roce:", "        mode: lossless"]
+    # RoCE is disabled by default (NVUE schema): the patch switches it on, in the release's words
+    assert _block(text, "      roce:") == ["      roce:", "        mode: lossless", "        state: enabled"]
+    old = lab_state()
+    old.hints["os_version"] = "5.14"
+    assert _block(render_state(old), "      roce:") == ["      roce:", "        enable: 'on'", "        mode: lossless"]
+    assert parse(render_state(old)).interfaces == parse(text).interfaces
     assert _block(text, "      traffic-pool:") == [
         "      traffic-pool:",
         "        roce-lossless:",
@@ -412,6 +417,16 @@ def test_roce_macro_is_read_as_nvidias_documented_profile() -> None:
         "nv set interface swp1 link mtu 9216\n"
     )
     assert st.interfaces["swp1"].ecn == {"3": Ecn(min_bytes=200000, max_bytes=1500000, probability=100)}
+    # a stored configuration (YAML) with a mode but no state: RoCE is off ("disabled by default",
+    # NVUE schema), its profile values are not read in, and the parse says why
+    st = parse("qos:\n  roce:\n    mode: lossless\ninterface:\n  swp1:\n    link:\n      mtu: 9216\n")
+    assert st.interfaces["swp1"].pfc == Pfc() and st.interfaces["swp1"].ecn == {}
+    assert [(w.code, w.line) for w in st.warnings] == [("MACRO", 3)]
+    for on in ("state: enabled", "enable: on"):
+        st = parse(f"qos:\n  roce:\n    {on}\n    mode: lossless\ninterface:\n  swp1:\n    link:\n      mtu: 9216\n")
+        assert st.interfaces["swp1"].pfc == Pfc(enabled=True, no_drop=[3]) and not st.warnings
+    st = parse("qos:\n  roce:\n    state: disabled\n    mode: lossless\ninterface:\n  swp1:\n    link:\n      mtu: 9216\n")
+    assert st.interfaces["swp1"].pfc == Pfc() and not st.warnings
     # other RoCE modes stay a warning: their values are not documented per field
     st = parse("nv set qos roce mode lossy-multi-tc\nnv set interface swp1 link mtu 9216\n")
     assert any(w.code == "MACRO" and w.line == 1 for w in st.warnings)

@@ -32,6 +32,14 @@ def nxos_states(draw: st.DrawFn) -> DeviceState:
     fields = s.ecmp.fields or []
     if fields and not {"src_ip", "dst_ip"} & set(fields):
         s.ecmp.fields = sorted({*fields, draw(st.sampled_from(["src_ip", "dst_ip"]))})  # type: ignore[assignment]
+    # watchdog timers: an interval of 100-1000 ms, detection and restoration whole multiples of it (1-10, 1-100)
+    wd = s.pfc_watchdog
+    if wd.polling_ms is not None:
+        wd.polling_ms = 100 + wd.polling_ms * 37 % 901
+        if wd.detection_ms is not None:
+            wd.detection_ms = wd.polling_ms * (1 + wd.detection_ms % 10)
+        if wd.restoration_ms is not None:
+            wd.restoration_ms = wd.polling_ms * (1 + wd.restoration_ms % 100)
     return s
 
 
@@ -56,6 +64,7 @@ def lab_state() -> DeviceState:
         interfaces={f"Ethernet1/{i}": port() for i in range(1, 5)},
         pfc_watchdog=PfcWatchdog(enabled=True, action="drop"),
         ecmp=Ecmp(fields=["dst_ip", "dst_port", "src_ip", "src_port"], seed=42, symmetric=False),
+        class_mtu=9216,  # the network-qos classes' MTU: its own fact, rendered under each class
     )
 
 
@@ -281,11 +290,37 @@ def test_unknown_roce_line_warns_with_line_number() -> None:
     assert parse(BASE + "interface Ethernet1/9\n  description uplink\n  switchport\n").warnings == []
 
 
-def test_watchdog_timer_lines_are_reported_not_guessed() -> None:
-    s = parse("priority-flow-control watch-dog interval 200\npriority-flow-control watch-dog-interval on\n")
-    assert s.pfc_watchdog.enabled is True
-    assert s.pfc_watchdog.polling_ms is None and s.pfc_watchdog.detection_ms is None
-    assert [w.line for w in s.warnings if w.code == "UNSUPPORTED"] == [1]
+def test_watchdog_timers_are_an_interval_and_its_multipliers() -> None:
+    """N9K QoS guide, PFC watchdog: polling = watch-dog interval, detection = shutdown-multiplier x interval,
+    restoration = auto-restore multiplier x interval; without an interval the multipliers count 100 ms."""
+    s = parse(
+        "priority-flow-control watch-dog shutdown-multiplier 3\n"
+        "priority-flow-control watch-dog interval 200\n"
+        "priority-flow-control auto-restore multiplier 5\n"
+        "priority-flow-control watch-dog-interval on\n"
+    )
+    assert s.warnings == []
+    assert (s.pfc_watchdog.enabled, s.pfc_watchdog.polling_ms) == (True, 200)
+    assert (s.pfc_watchdog.detection_ms, s.pfc_watchdog.restoration_ms) == (600, 1000)
+    assert s.sources["pfc_watchdog.detection_ms"].lines == [1, 2]
+    s = parse("priority-flow-control watch-dog shutdown-multiplier 2\n")
+    assert (s.pfc_watchdog.polling_ms, s.pfc_watchdog.detection_ms) == (None, 200)
+    # outside the switch's ranges, or a form roceconf does not model: a warning, no value
+    s = parse("priority-flow-control watch-dog interval 50\npriority-flow-control fixed-restore multiplier 2\n")
+    assert s.pfc_watchdog.polling_ms is None
+    assert [w.line for w in s.warnings] == [1, 2]
+    assert s.warnings[1].code == "UNSUPPORTED"
+    # rendered from the state
+    st = lab_state()
+    st.pfc_watchdog = PfcWatchdog(enabled=True, action="drop", detection_ms=200, restoration_ms=400, polling_ms=100)
+    lines = render_state(st).splitlines()
+    i = lines.index("priority-flow-control watch-dog-interval on")
+    assert lines[i + 1 : i + 4] == [
+        "priority-flow-control watch-dog interval 100",
+        "priority-flow-control watch-dog shutdown-multiplier 2",
+        "priority-flow-control auto-restore multiplier 4",
+    ]
+    assert parse(render_state(st)).pfc_watchdog == st.pfc_watchdog
 
 
 def test_global_watchdog_applies_to_ports_unless_overridden() -> None:
@@ -443,3 +478,25 @@ def test_pcp_trust_and_per_port_fields_round_trip() -> None:
     back = parse(text)
     assert back.warnings == []
     assert back.semantic() == s.semantic()
+
+
+def test_class_mtu_is_its_own_fact_not_the_ports() -> None:
+    """Interface 'mtu 9100' with an RDMA network-qos class 'mtu 2240': the port reads 9100 and the class MTU
+    2240, each from its own line (the class MTU used to be folded into the port's)."""
+    text = (
+        "policy-map type network-qos ROCECONF_NQ\n"
+        "  class type network-qos c-8q-nq3\n"
+        "    mtu 2240\n"
+        "    pause pfc-cos 3\n"
+        "system qos\n"
+        "  service-policy type network-qos ROCECONF_NQ\n"
+        "interface Ethernet1/1\n"
+        "  mtu 9100\n"
+    )
+    s = parse(text)
+    assert s.warnings == []
+    assert s.interfaces["Ethernet1/1"].mtu == 9100 and s.sources["interfaces.Ethernet1/1.mtu"].lines == [8]
+    assert s.class_mtu == 2240 and s.sources["class_mtu"].lines == [3]
+    st = lab_state()
+    st.class_mtu = 2240
+    assert parse(render_state(st)).semantic() == st.semantic()

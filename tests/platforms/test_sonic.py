@@ -427,3 +427,40 @@ def test_every_dscp_has_a_home_in_the_lab_render() -> None:
     strict = {n for n, s in db["SCHEDULER"].items() if s["type"] == "STRICT"}
     assert {k.split("|")[1] for k, q in db["QUEUE"].items() if q.get("scheduler") in strict} == {"6"}
     assert PLATFORM.parse(render_state(state)).semantic() == state.semantic()
+
+
+def test_buffer_pg_follows_the_buffer_model(tmp_path) -> None:
+    """Profile "NULL" only in the dynamic buffer model; in the traditional one buffermgrd writes the lossless
+    PGs itself (pg_lossless_<speed>_<cable>_profile), so nothing is rendered. The model: the intent's
+    buffer_model, else dynamic on Spectrum and traditional elsewhere (sonic-device_metadata.yang)."""
+    import json as _json
+
+    from roceconf.compile import load_valid
+    from roceconf.intent.desired import desired_states
+
+    st = lab_state()
+    st.hints["buffer_model"] = "dynamic"
+    assert all(v == {"profile": "NULL"} for v in _json.loads(render_state(st))["BUFFER_PG"].values())
+    st.hints["buffer_model"] = "traditional"
+    frag = _json.loads(render_state(st))
+    assert "BUFFER_PG" not in frag and frag["PORT_QOS_MAP"]  # pfc_enable still tells buffermgrd the PGs
+    intent = tmp_path / "i.yml"
+    base = (
+        "version: 1\nfabric: t\nqos:\n  trust: dscp\n  classes:\n    - {name: roce, role: roce, dscp: [26], "
+        "priority: 3, lossless: true}\n    - {name: default, dscp: [0], priority: 0}\ndevices:\n"
+    )
+    devs = (
+        "  - {name: s1, platform: sonic, role: leaf, asic: tomahawk4, interfaces: [{name: Ethernet0, speed: 400G}]}\n"
+        "  - {name: s2, platform: sonic, role: leaf, asic: spectrum4, interfaces: [{name: Ethernet0, speed: 400G}]}\n"
+        "  - {name: s3, platform: sonic, role: leaf, asic: tomahawk4, buffer_model: dynamic,"
+        " interfaces: [{name: Ethernet0, speed: 400G}]}\n"
+    )
+    intent.write_text(base + devs)
+    states = desired_states(load_valid(intent))
+    assert {n: s.hints["buffer_model"] for n, s in states.items()} == {
+        "s1": "traditional",
+        "s2": "dynamic",
+        "s3": "dynamic",
+    }
+    assert "BUFFER_PG" not in _json.loads(render_state(states["s1"]))
+    assert "BUFFER_PG" in _json.loads(render_state(states["s3"]))

@@ -88,9 +88,14 @@
   }
   function focus(i) {
     if (!pz) { return; }
-    var s = pz.getSizes();
-    if (s.realZoom < 1.2) { pz.zoom(pz.getZoom() * 1.2 / s.realZoom); s = pz.getSizes(); }
+    var s = pz.getSizes(), p = pz.getPan();
     var x = parseFloat(attr(nodes[i], 'data-x')), y = parseFloat(attr(nodes[i], 'data-y'));
+    var sx = p.x + x * s.realZoom, sy = p.y + y * s.realZoom, m = 40;
+    // names written only when zoomed in (large tiers): zoom in; a map whose names all show (the lab) stays
+    // whole when the device is in view, so no tier is cut off under it
+    var zoom = s.realZoom < 1.2 && !!svg.querySelector('.hl');
+    if (!zoom && sx > m && sx < s.width - m && sy > m && sy < s.height - m) { return; }
+    if (zoom) { pz.zoom(pz.getZoom() * 1.2 / s.realZoom); s = pz.getSizes(); }
     pz.pan({x: s.width / 2 - x * s.realZoom, y: s.height / 2 - y * s.realZoom});
   }
   function labels() {

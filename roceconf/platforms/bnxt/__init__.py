@@ -23,7 +23,7 @@ from roceconf.platforms.base import Fact, host_nic
 from roceconf.platforms.bnxt import parser, readback
 from roceconf.platforms.bnxt.parser import parse, parse_shared
 from roceconf.platforms.bnxt.readback import readback_commands, simulate
-from roceconf.platforms.bnxt.render import app_entries, bnxt_prio_tc, cc_values
+from roceconf.platforms.bnxt.render import app_entries, bnxt_prio_tc, cc_values, has_cc
 from roceconf.platforms.bnxt.syntax import NAME, cc_dir
 from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
 
@@ -38,6 +38,7 @@ PLATFORM = host_nic(
         "bnxt_prio_tc": bnxt_prio_tc,
         "bnxt_app": app_entries,
         "cc_values": cc_values,
+        "bnxt_has_cc": has_cc,
         "cc_dir": cc_dir,
     },
     min_mtu=Fact(68, "Linux ETH_MIN_MTU; bnxt_en may allow less"),

@@ -74,6 +74,8 @@ class BnxtParser(HostParser):
             pm = _CC_PATH.search(line)
             self.cwd_dev = pm.group(1) if pm else None
             return bool(pm)
+        if re.match(r"^if bnxt_cc_ready \S+; then$", line):
+            return True  # the configfs check around the cc writes (its lines are read as written)
         if re.match(r"^(mkdir|rmdir)\b.*/sys/kernel/config/bnxt_re\b", line):
             return True
         w = re.match(r"^(printf|echo)\s+(.*?)\s*>\s*(\S+)", line)

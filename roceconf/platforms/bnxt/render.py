@@ -80,3 +80,9 @@ def cc_values(itf: Interface) -> list[tuple[str, int, str]]:
             )
         )
     return out
+
+
+def has_cc(state: DeviceState) -> bool:
+    """Does any port of the state write bnxt_re congestion-control settings (the script then needs the
+    configfs check and its summary)?"""
+    return any(itf.rdma is not None and itf.rdma.device and cc_values(itf) for itf in state.interfaces.values())

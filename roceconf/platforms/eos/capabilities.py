@@ -39,6 +39,7 @@ CAPABILITIES = Capabilities(
     scheduling=True,
     every_dscp_mapped=True,
     unused_queues_round_robin=unused_queues,
+    round_robin_demotes_lower=True,
     # 'ip hardware fib load-balance distribution dynamic': AVD eos_cli_config_gen schema
     # ip_hardware.fib.load_balance_distribution.dynamic.enabled ("Enable dynamic load balancing") and its
     # template j2templates/eos/ip-hardware.j2; no flowlet-gap or other mode key (refused, RC160)
@@ -51,7 +52,10 @@ CAPABILITIES = Capabilities(
         "Every DSCP has a home: a DSCP without a 'qos map dscp' line keeps the EOS default traffic class "
         "(DSCP / 8), so the desired state maps all 64 DSCPs (the intent's default class takes the rest; "
         f"several DSCPs per line as in {_STIG_DSCP}), and every queue the intent does not use is set to "
-        "'no priority' (round robin) instead of the strict-priority default (Sand: queue 7 excepted).",
+        "'no priority' (round robin) instead of the strict-priority default (Sand: queue 7 excepted) - except "
+        "the queues above the highest strict queue (CNP): EOS serves strict queues only above the round-robin "
+        "ones, higher queue first, so a round-robin queue 7 would take queue 6 out of strict priority; an "
+        "unused queue above the CNP queue keeps its strict default (nothing maps to it).",
         "Hash fields: 'ip load-sharing trident fields ip source-ip source-port destination-ip "
         f"destination-port ingress-interface' ({_ANNET}; secondary source). That field set is the hidden "
         "default, so an absent line is reported as unknown (None), not as the default.",

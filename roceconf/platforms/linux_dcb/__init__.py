@@ -25,7 +25,7 @@ from roceconf.platforms.base import Fact, host_nic
 from roceconf.platforms.linux_dcb import parser, readback
 from roceconf.platforms.linux_dcb.parser import parse, parse_shared
 from roceconf.platforms.linux_dcb.readback import readback_commands, simulate
-from roceconf.platforms.linux_dcb.render import FILTERS, GLOBALS_HELPERS
+from roceconf.platforms.linux_dcb.render import DCB_HELPERS, FILTERS, GLOBALS_HELPERS
 from roceconf.platforms.linux_dcb.syntax import NAME
 
 # --------------------------------------------------------------------------- platform
@@ -34,7 +34,7 @@ PLATFORM = host_nic(
     "Generic Linux host NIC (iproute2 dcb)",
     parser,
     readback,
-    {**FILTERS, **GLOBALS_HELPERS},
+    {**FILTERS, **GLOBALS_HELPERS, **DCB_HELPERS},
     min_mtu=Fact(68, "Linux ETH_MIN_MTU (include/uapi/linux/if_ether.h)"),
     max_mtu=Fact(9000, "common jumbo MTU; the real limit is per driver (ip -d link show: max_mtu)"),
     max_lossless_priorities=Fact(8, "IEEE 802.1Qaz PFC: up to 8 priorities (dcb pfc show: pfc-cap)"),

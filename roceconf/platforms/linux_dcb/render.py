@@ -95,6 +95,16 @@ def tools_needed(state: DeviceState) -> list[str]:
     return list(dict.fromkeys(need))
 
 
+def dcb_ports(state: DeviceState) -> list[str]:
+    """The ports the script writes DCB settings on (dcb pfc / ets / app): on Intel ice the firmware LLDP agent
+    must be off before the first of those writes (see the template's fw_lldp_off)."""
+    return [
+        name
+        for name, itf in sorted_ports(state)
+        if pfc_args(itf.pfc) or itf.scheduling or itf.trust in ("dscp", "pcp") or effective_dscp(itf, state)
+    ]
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "effective_dscp": effective_dscp,
     "pfc_args": pfc_args,
@@ -105,3 +115,5 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "tos_comment": tos_comment,
 }
 GLOBALS_HELPERS = {"sorted_ports": sorted_ports, "tools_needed": tools_needed, "needs_prune": needs_prune}
+#: linux-dcb only (the bnxt template shares the helpers above)
+DCB_HELPERS = {"dcb_ports": dcb_ports}

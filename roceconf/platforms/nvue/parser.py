@@ -375,22 +375,35 @@ def _interpret(tree: Node, st: DeviceState) -> None:
 
 def _check_macro(qos: Node, st: DeviceState) -> tuple[int | None, str] | None:
     """``qos roce``: (line, text) when NVIDIA's lossless RoCE profile applies (its values are filled in,
-    see ``roce.py``); other modes (lossy, single ingress pool, multi-TC) give a ``MACRO`` warning."""
+    see ``roce.py``); other modes (lossy, single ingress pool, multi-TC) give a ``MACRO`` warning.
+
+    RoCE is on only when the configuration says so: ``state: enabled`` (CL 5.15 and later) or ``enable: on``
+    (before; "New and Changed NVUE Commands" 5.15: ``qos roce enable on|off`` -> ``qos roce state
+    enabled|disabled``). NVIDIA's NVUE schema: "This feature is disabled by default" - so a ``mode``
+    without the state is RoCE off (its profile values are not in effect), and drift reports what is
+    missing. The ``nv set qos roce [mode ...]`` commands enable it (see ``syntax._load_commands``)."""
     roce = qos.get("roce")
     if roce is None:
         return None
-    on: bool | None = True
+    on: bool | None = None
     rn = _node(roce)
     for key in ("enable", "state"):
         if key in rn:
             on = _bool(rn[key], st, f"qos roce {key}")
     if isinstance(roce, Leaf):
         on = _bool(roce, st, "qos roce")
-    if not on:
-        return None
     mode = rn.get("mode")
-    mode_name = str(mode.value).strip().lower() if isinstance(mode, Leaf) else "lossless"
     line = _line(mode) or _line(roce) or _line(rn.get("enable")) or _line(rn.get("state"))
+    if not on:
+        if on is None:
+            st.warn(
+                "qos roce without 'state: enabled' ('enable: on' before CL 5.15): RoCE is disabled by default "
+                "(NVUE schema), so its profile (PFC, lossless pool, ECN) is not in effect",
+                line,
+                code="MACRO",
+            )
+        return None
+    mode_name = str(mode.value).strip().lower() if isinstance(mode, Leaf) else "lossless"
     if mode_name == "lossless":
         return line, (mode.text if isinstance(mode, Leaf) and mode.text else "qos roce mode lossless")
     st.warn(

@@ -265,6 +265,11 @@ def _load_commands(text: str, st: DeviceState) -> Node:
         if words[1] != "set" or len(words) < 3:
             continue  # nv config apply / nv show / ...
         _insert(tree, words[2:], n, raw.strip())
+        if words[2:4] == ["qos", "roce"] and (len(words) == 4 or words[4] == "mode"):
+            # the CLI commands that switch RoCE on: "To enable RoCE lossless: nv set qos roce";
+            # "nv set qos roce and nv set qos roce mode lossless are equivalent" (CL 5.15 RoCE guide); the
+            # stored configuration then holds the state (``nv show qos roce``: enable on)
+            _insert(tree, ["qos", "roce", "state", "enabled"], n, raw.strip())
     return tree
 
 

@@ -22,8 +22,12 @@ CAPABILITIES = Capabilities(
     hash_fields=("src_ip", "dst_ip", "src_port", "dst_port"),
     hash_seed=True,
     hash_symmetric=True,
-    watchdog_fields=frozenset({"enabled"}),
+    watchdog_fields=frozenset({"enabled", "detection_ms", "restoration_ms", "polling_ms"}),
     watchdog_actions=("drop",),
+    class_mtu=True,
+    watchdog_ranges=(("polling_ms", 100, 1000), ("detection_polls", 1, 10), ("restoration_polls", 1, 100)),
+    watchdog_ranges_source=QOS_GUIDE + "m-configuring-priority-flow-control.html (PFC watchdog interval and "
+    "multipliers)",
     ecn_quantum_bytes=_KBYTE,
     dscp_match_additive=True,
     every_dscp_mapped=True,
@@ -44,11 +48,11 @@ CAPABILITIES = Capabilities(
         "PFC no-drop priorities come from the network-qos policy under 'system qos': global, not per port.",
         "ECN and scheduling come from the queuing policy under 'system qos' (an interface-level "
         "'service-policy type queuing output' overrides it when present).",
-        "PFC watchdog: only on/off ('priority-flow-control watch-dog-interval'); the action is drop "
-        f"({QOS_GUIDE}m-configuring-priority-flow-control.html). The timers are multipliers of a watchdog "
-        "interval (NX-API REST 9.3(x) 'Configuring Fixed Restore Multiplier'); their relation to the "
-        "intent's milliseconds is not documented precisely, so they are not rendered: validation reports "
-        "the intent's detection/restoration/polling times as not configured (RC150).",
+        "PFC watchdog: on/off ('priority-flow-control watch-dog-interval'); the action is drop "
+        f"({QOS_GUIDE}m-configuring-priority-flow-control.html). The timers are a watchdog interval "
+        "('priority-flow-control watch-dog interval', the polling time) and multipliers of it: detection = "
+        "'watch-dog shutdown-multiplier' x interval, restoration = 'auto-restore multiplier' x interval; "
+        "validation refuses times that are not whole multiples of the polling time (RC131).",
         "ECN thresholds are rendered in kbytes (1 kbyte = 1000 bytes assumed).",
         "DSCP matches add up: a drift fix adds a moved DSCP to its intended class-map; the old class-map's "
         "match stays and the drift report asks for its removal by hand.",

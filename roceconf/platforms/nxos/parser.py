@@ -9,6 +9,8 @@ from roceconf.names import RangeError, natural_key
 from roceconf.platforms.nxos.syntax import (
     _ROCE_WORDS,
     _UNITS,
+    WD_INTERVAL_DEFAULT_MS,
+    WD_TIMERS,
     _attach,
     _ClassMap,
     _dscp_values,
@@ -38,6 +40,8 @@ class _Parser:
         self.system: dict[str, tuple[str, int, str]] = {}
         self.itfs: dict[str, _Itf] = {}
         self.global_wd: tuple[bool, int, str] | None = None
+        #: watchdog timer lines (WD_TIMERS): state field -> (value as written, line, text)
+        self.wd_timers: dict[str, tuple[int, int, str]] = {}
         #: smallest class MTU of the attached network-qos policy (value, lines, text)
         self.nq_mtu: tuple[int, list[int], str] | None = None
         self.used_cmaps: set[tuple[str, str]] = set()
@@ -83,6 +87,8 @@ class _Parser:
             and lw[2] in ("on", "off")
         ):
             self.global_wd = (lw[2] == "on", node.line, node.text)
+        elif len(lw) == 4 and lw[0] == "priority-flow-control" and (lw[1], lw[2]) in WD_TIMERS:
+            self.wd_timer(node, lw)
         elif lw[:2] == ["priority-flow-control", "watch-dog-interval"] or lw[:2] in (
             ["priority-flow-control", "watch-dog"],
             ["priority-flow-control", "auto-restore"],
@@ -309,6 +315,15 @@ class _Parser:
         else:
             self.unknown(node, f"interface {itf.name}")
 
+    def wd_timer(self, node: Any, lw: list[str]) -> None:
+        """``priority-flow-control watch-dog interval|shutdown-multiplier <n>`` / ``auto-restore multiplier
+        <n>`` (WD_TIMERS, with the ranges the switch takes)."""
+        field, lo, hi = WD_TIMERS[(lw[1], lw[2])]
+        if not lw[3].isdigit() or not lo <= int(lw[3]) <= hi:
+            self.s.warn(f"PFC watchdog {lw[1]} {lw[2]}: {lw[3]!r} is not in {lo}-{hi}", node.line)
+            return
+        self.wd_timers[field] = (int(lw[3]), node.line, node.text)
+
     def load_sharing(self, node: _Node) -> None:
         lw = node.low[2:]
         ip_fields = {
@@ -472,6 +487,20 @@ class _Parser:
                 if own != device and pname_port in s.interfaces:
                     s.interfaces[pname_port].dscp_to_tc = dict(sorted(own.items(), key=lambda kv: int(kv[0])))
 
+        # network-qos class MTU: its own fact (an interface's 'mtu' is the port's), the smallest class MTU
+        if self.nq_mtu is not None:
+            s.class_mtu = self.nq_mtu[0]
+            s.at("class_mtu", self.nq_mtu[1], self.nq_mtu[2])
+        # watchdog timers (global): polling = interval, detection / restoration = multiplier x interval
+        interval = self.wd_timers.get("polling_ms", (WD_INTERVAL_DEFAULT_MS,))[0]
+        for field, (value, line, text) in self.wd_timers.items():
+            setattr(s.pfc_watchdog, field, value if field == "polling_ms" else value * interval)
+            lines = [line] + (
+                [self.wd_timers["polling_ms"][1]]
+                if field != "polling_ms" and "polling_ms" in self.wd_timers
+                else []
+            )
+            s.at(f"pfc_watchdog.{field}", lines, text)
         # watchdog (global)
         if self.global_wd is not None:
             s.pfc_watchdog.enabled = self.global_wd[0]
@@ -540,11 +569,6 @@ class _Parser:
         if "mtu" in st:
             out.mtu = st["mtu"][0]
             s.at(f"{path}.mtu", st["mtu"][1], st["mtu"][2])
-            if self.nq_mtu is not None and self.nq_mtu[0] < out.mtu:
-                # the network-qos class MTU is smaller: frames above it are dropped on this port
-                out.mtu = self.nq_mtu[0]
-                s.sources.pop(f"{path}.mtu", None)  # the value comes from the class's mtu line
-                s.at(f"{path}.mtu", self.nq_mtu[1], self.nq_mtu[2])
         pfc_lines: list[int] = []
         if "pfc" in st:
             out.pfc.enabled = st["pfc"][0]

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from roceconf.names import compress_interfaces, natural_key
-from roceconf.platforms.nxos.syntax import _KBYTE, NQ_POLICY, QOS_POLICY, QOS_POLICY_COS, QUEUING_POLICY
-from roceconf.state import DeviceState
+from roceconf.platforms.nxos.syntax import (
+    _KBYTE,
+    NQ_POLICY,
+    QOS_POLICY,
+    QOS_POLICY_COS,
+    QUEUING_POLICY,
+    WD_INTERVAL_DEFAULT_MS,
+    WD_TIMERS,
+)
+from roceconf.state import DeviceState, PfcWatchdog
 from roceconf.units import compress_ints
 
 
@@ -38,7 +47,6 @@ def _plan(state: DeviceState) -> dict[str, Any]:
     no_drop = _first([p.pfc.no_drop for p in ports if p.pfc.no_drop is not None])
     ecn = _first([p.ecn for p in ports if p.ecn]) or {}
     sched = _first([p.scheduling for p in ports if p.scheduling]) or {}
-    mtus = [p.mtu for p in ports if p.mtu is not None]
     tcs = sorted({int(t) for t in ecn} | {int(t) for t in sched})
     strict = sorted((int(t) for t, sc in sched.items() if sc.mode == "strict"), reverse=True)
     queues = []
@@ -59,7 +67,7 @@ def _plan(state: DeviceState) -> dict[str, Any]:
         "qos_dscp": bool(state.dscp_to_tc) or "dscp" in trusts,
         "qos_cos": "pcp" in trusts,
         "no_drop": no_drop,
-        "nq_mtu": max(mtus) if mtus else None,
+        "nq_mtu": state.class_mtu,
         "queues": queues,
         "queuing": bool(queues),
         "nq_policy": NQ_POLICY,
@@ -111,7 +119,23 @@ def _ecmp_line(state: DeviceState) -> str | None:
     return " ".join(parts)
 
 
+def _wd_timers(wd: PfcWatchdog) -> list[str]:
+    """The global watchdog timer lines (``WD_TIMERS``): the interval is the polling time, detection and
+    restoration are multipliers of it (rounded up; validation refuses times that are not whole multiples,
+    RC131). Without a polling time the multipliers count the default interval (100 ms)."""
+    out = []
+    interval = wd.polling_ms or WD_INTERVAL_DEFAULT_MS
+    for words, (field, _lo, _hi) in WD_TIMERS.items():
+        value = getattr(wd, field)
+        if value is None:
+            continue
+        n = value if field == "polling_ms" else max(1, math.ceil(value / interval))
+        out.append(f"priority-flow-control {' '.join(words)} {n}")
+    return out
+
+
 FILTERS = {
+    "nxos_wd_timers": _wd_timers,
     "nxos_kbytes": _kbytes,
     "nxos_plan": _plan,
     "nxos_interfaces": _interface_list,

@@ -17,6 +17,18 @@ QOS_GUIDE = (
     "https://cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/105x/configuration/qos/"
     "cisco-nexus-9000-series-nx-os-quality-of-service-configuration-guide-105x/"
 )
+
+#: PFC watchdog timers (N9K QoS guide 10.5(x), "Configuring Priority Flow Control", PFC watchdog workflow:
+#: a watchdog interval, a shutdown multiplier, auto-restore and fixed-restore multipliers; "poll timer of
+#: 100ms"): ``priority-flow-control watch-dog interval <100-1000 ms>``, ``priority-flow-control watch-dog
+#: shutdown-multiplier <1-10>`` (when a stuck queue is shut: multiplier x interval), ``priority-flow-control
+#: auto-restore multiplier <1-100>`` (restoration: multiplier x interval). Keyword -> (state field, lo, hi).
+WD_INTERVAL_DEFAULT_MS = 100
+WD_TIMERS = {
+    ("watch-dog", "interval"): ("polling_ms", 100, 1000),
+    ("watch-dog", "shutdown-multiplier"): ("detection_ms", 1, 10),
+    ("auto-restore", "multiplier"): ("restoration_ms", 1, 100),
+}
 INTERFACES_GUIDE = (
     "https://www.cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/102x/configuration/interfaces/"
     "cisco-nexus-9000-nx-os-interfaces-configuration-guide-102x/m-configuring-basic-interface-parameters.html"

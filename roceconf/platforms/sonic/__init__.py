@@ -38,7 +38,7 @@ from __future__ import annotations
 from roceconf.platforms.base import Platform
 from roceconf.platforms.sonic.capabilities import CAPABILITIES
 from roceconf.platforms.sonic.parser import parse
-from roceconf.platforms.sonic.render import FILTERS
+from roceconf.platforms.sonic.render import FILTERS, render_hints
 
 PLATFORM = Platform(
     # Interface syntax: SONiC PORT keys "Ethernet<n>" (sonic-port.yang, platform port_config.ini) and
@@ -53,6 +53,7 @@ PLATFORM = Platform(
     capabilities=CAPABILITIES,
     parse=parse,
     filters=FILTERS,
+    render_hints=render_hints,
     napalm_driver=None,
     netmiko_device_type="linux",  # community SONiC logs in to a bash shell; netmiko has no community-SONiC type
     # dellemc.enterprise_sonic collection (cliconf/httpapi plugins named dellemc.enterprise_sonic.sonic);

@@ -42,8 +42,10 @@ CAPABILITIES = Capabilities(
         "ECMP hash seed lives in APPL_DB, not CONFIG_DB; symmetric hashing is not configurable.",
         "Queue N = TC N = priority N: identity TC_TO_QUEUE_MAP / MAP_PFC_PRIORITY_TO_QUEUE named ROCE are "
         "rendered and bound; TC_TO_PRIORITY_GROUP_MAP sends lossless TC N to PG N and every lossy TC to PG0 "
-        "(qos_config.j2), and BUFFER_PG states the lossless PGs with profile NULL (buffers_config.j2, dynamic "
-        "buffer model).",
+        "(qos_config.j2). In the dynamic buffer model BUFFER_PG states the lossless PGs with profile NULL "
+        "(buffers_config.j2); in the traditional model (the default except on Spectrum, sonic-device_metadata"
+        ".yang buffer_model; intent `buffer_model`) none is rendered: buffermgrd writes them with its "
+        "pg_lossless_<speed>_<cable>_profile (sonic-swss cfgmgr/buffermgr.cpp).",
         "Every DSCP 0-63 is in DSCP_TO_TC_MAP (unnamed ones in the default class). Queues the intent does not "
         "schedule keep the device's qos_config.j2 scheduler (DWRR scheduler.0), never strict.",
     ),

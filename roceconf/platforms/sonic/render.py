@@ -108,12 +108,33 @@ def f_tc_to_pg_map(s: DeviceState) -> Tables:
     return {DEVICE_MAP: {str(tc): str(tc if tc in lossless else 0) for tc in range(8)}}
 
 
+#: sonic-device_metadata.yang, leaf buffer_model: "The dynamic model ... is used by Mellanox so far. The
+#: traditional model represents the model in which all the buffer configurations are statically configured
+#: in CONFIG_DB tables. This is the default model used by all other vendors".
+BUFFER_MODEL_SOURCE = "sonic-buildimage src/sonic-yang-models/yang-models/sonic-device_metadata.yang (buffer_model)"
+
+
+def render_hints(asic: str | None, model: str | None) -> dict[str, str]:
+    """The buffer model a SONiC switch runs unless the intent says (``buffer_model``): dynamic on NVIDIA
+    (Mellanox) Spectrum, traditional on every other ASIC (``BUFFER_MODEL_SOURCE``)."""
+    return {"buffer_model": "dynamic" if (asic or "").lower().startswith("spectrum") else "traditional"}
+
+
 def f_buffer_pg(s: DeviceState) -> Tables:
-    """BUFFER_PG|<port>|<lossless PGs>: profile "NULL", as files/build_templates/buffers_config.j2 writes the
-    lossless PGs in the dynamic buffer model ("<port>|3-4": {"profile": "NULL"}): buffermgrd computes the
-    headroom from the port's speed, cable length and MTU (sonic-net/SONiC doc/qos/
-    dynamically-headroom-calculation.md). PG0 (ingress_lossy_profile) is left to the device's buffer
-    template. sonic-buffer-pg.yang: key port + pg_num "[0-7]((-)[0-7])?", profile leafref or "NULL"."""
+    """BUFFER_PG|<port>|<lossless PGs>, per buffer model (``hints["buffer_model"]``, default dynamic for a
+    state without hints).
+
+    Dynamic: profile "NULL", as files/build_templates/buffers_config.j2 writes the lossless PGs in the
+    dynamic buffer model ("<port>|3-4": {"profile": "NULL"}): buffermgrd computes the headroom from the
+    port's speed, cable length and MTU (sonic-net/SONiC doc/qos/dynamically-headroom-calculation.md).
+    Traditional: nothing - "NULL" is understood by the dynamic buffermgrd only; the traditional one
+    (sonic-swss cfgmgr/buffermgr.cpp doSpeedUpdateTask) creates BUFFER_PROFILE pg_lossless_<speed>_<cable>
+    _profile from pg_profile_lookup.ini and writes BUFFER_PG <port>|<lossless PGs> with it itself, from
+    the port's speed, CABLE_LENGTH and PORT_QOS_MAP pfc_enable (which roceconf renders). PG0
+    (ingress_lossy_profile) is left to the device's buffer template. sonic-buffer-pg.yang: key port +
+    pg_num "[0-7]((-)[0-7])?", profile leafref or "NULL"."""
+    if s.hints.get("buffer_model") == "traditional":
+        return {}
     out: Tables = {}
     for n, i in s.interfaces.items():
         if i.pfc.enabled and i.pfc.no_drop:

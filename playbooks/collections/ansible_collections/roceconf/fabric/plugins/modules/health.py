@@ -132,7 +132,10 @@ EXAMPLES = r"""
 
 RETURN = r"""
 summary:
-  description: Counts of the report (devices, healthy, findings, unknown, critical, warning, info).
+  description:
+    - Counts of the report - devices by status (devices, healthy, findings, unknown); causes (one finding per
+      rule, priority and counters of a device, whatever the port), the ports they cover and the per-port
+      findings (causes, ports, items); critical, warning and info count causes.
   returned: always, unless the module could not start
   type: dict
 exit_code:
