@@ -44,7 +44,10 @@ lint: $(STAMP)
 # Each exits non-zero only when its correctness check fails; its targets are printed (OK / MISSED).
 bench: $(STAMP) system-packages
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test,bench]'
-	rc=0; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || { echo "== $$b: FAILED"; rc=1; }; done; exit $$rc
+	rc=0; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || { echo "== $$b: FAILED"; rc=1; }; done; \
+	echo "== growth table (docs/performance.md)"; \
+	$(BIN)/python bench/bench_scale.py --scale 1k --scale 4k --scale 16k --scale 32k --distinct --repeat 1 || rc=1; \
+	exit $$rc
 
 # each benchmark's correctness check on a small input (tests/test_bench_quick.py runs the same in `make test`)
 bench-quick: $(STAMP) system-packages

@@ -9,6 +9,13 @@ included and the peak memory is that process's own):
   plan (one knob)        roceconf plan INTENT NEW            NEW lowers the ECN max of class roce
   drift --configs        roceconf drift INTENT --configs DIR  saved configs with 5 injected faults
                                                              (bench/drift_faults.py); must find exactly them
+                                                             (--distinct: every switch config also carries
+                                                             per-port descriptions and addresses)
+
+`--scale 1k|4k|16k|32k|64k` (repeatable): bench/fabricgen.py's three-tier fabric at that many GPUs;
+`--distinct`: also the same fabric with every device different (fabricgen `distinct`: per-switch hash
+seed, partial rail groups, per-link cables, mixed releases), judged against issue 31's budgets at 32k
+(validate < 3 s). With more than one fabric a growth table (wall / CPU / peak) is printed (docs/performance.md).
 
 Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s and < 1 GiB.
 The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan < 5 s). Each phase is run
@@ -57,7 +64,11 @@ BUDGETS = {
         "drift --configs": 30.0,
     },
 }
-MEM_BUDGET = {"32k": {"drift --configs": 1024.0}}
+_PHASES = ("validate", "render (fresh)", "render (unchanged)", "check", "plan (one knob)", "drift --configs")
+#: every command at 32k (and 64k: the same budgets are not promised there, the figures are printed)
+MEM_BUDGET = {"32k": dict.fromkeys(_PHASES, 1024.0), "32k-distinct": dict.fromkeys(_PHASES, 1024.0)}
+#: the fabric whose devices all differ (bench/fabricgen.py `distinct`): issue 31's budgets
+BUDGETS["32k-distinct"] = {**BUDGETS["32k"], "validate": 3.0}
 
 
 def child(argv: list[str]) -> int:
@@ -114,10 +125,11 @@ def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
     """The intent and its one-knob change (ECN max of class roce lowered)."""
     if which in ("pod", "lab"):
         text = (POD if which == "pod" else LAB).read_text(encoding="utf-8")
-    else:
-        from bench.fabricgen import three_tier
+    else:  # "32k", "4k-distinct", ...: bench/fabricgen.py at that scale
+        from bench.fabricgen import scaled
 
-        text = three_tier(hosts=4096)
+        scale, _, kind = which.partition("-")
+        text = scaled(scale, distinct_devices=kind == "distinct")
     old = tmp / f"{which}.yml"
     new = tmp / f"{which}-new.yml"
     old.write_text(text, encoding="utf-8")
@@ -127,7 +139,7 @@ def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
 
 
 def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
-    from bench.drift_faults import EXPECTED_32K, drifted_items, faulted_configs, write_configs
+    from bench.drift_faults import EXPECTED_32K, decorated, drifted_items, faulted_configs, write_configs
     from roceconf.intent import load
 
     out: dict[str, dict] = {}
@@ -136,6 +148,8 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
         old, new = fabric_files(which, tmp)
         fab = load(old)
         files, faults = faulted_configs(fab)
+        if which.endswith("-distinct"):  # running configs that differ by descriptions and addresses too
+            files = decorated(fab, files)
         write_configs(files, tmp / "faulted")
         ndev, nlinks = len(fab.devices), len(fab.links)
         nitf = sum(len(x.ports) for x in fab.devices.values())
@@ -161,7 +175,7 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
                 "devices": ndev,
             }
             out[label] = res
-            budget = BUDGETS[which].get(label)
+            budget = BUDGETS.get(which, {}).get(label)
             mem = MEM_BUDGET.get(which, {}).get(label)
             verdict = ""
             if budget is not None:
@@ -197,7 +211,8 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
             "--output",
             str(report),
         ]
-        phase("drift --configs", argv, n=1 if which == "32k" else repeat, p=procs)
+        big = which.split("-")[0] in ("16k", "32k", "64k")
+        phase("drift --configs", argv, n=1 if big else repeat, p=procs)
         items = drifted_items(json.loads(report.read_text()))
         found = set(items)
         print(
@@ -213,11 +228,36 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
     return out
 
 
+def growth_table(res: dict[str, dict[str, dict]]) -> str:
+    """The phases by fabric (Markdown): wall / CPU seconds and peak MiB, with the device count."""
+    cols = list(res)
+    head = "| phase | " + " | ".join(f"{c} ({next(iter(res[c].values()))['devices']} devices)" for c in cols)
+    lines = ["", "growth (wall s / CPU s / peak MiB):", head + " |", "|---" * (len(cols) + 1) + "|"]
+    for label in res[cols[0]]:
+        cells = [
+            f"{r['wall']:.2f} / {r['cpu']:.2f} / {r['peak_mib']:.0f}" if (r := res[c].get(label)) else "-"
+            for c in cols
+        ]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         return child(sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument("--fabric", choices=["pod", "32k", "both"], default="both")
+    ap.add_argument(
+        "--scale",
+        action="append",
+        choices=["1k", "4k", "16k", "32k", "64k"],
+        help="the three-tier fabric with this many GPUs instead of --fabric (repeatable: a growth table)",
+    )
+    ap.add_argument(
+        "--distinct",
+        action="store_true",
+        help="also the fabric of the same size whose devices all differ (bench/fabricgen.py `distinct`)",
+    )
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="every phase once on the lab intent, no budget")
     args = ap.parse_args()
@@ -230,8 +270,11 @@ def main() -> int:
     res = {}
     if args.quick:
         fabrics: tuple[str, ...] = ("lab",)
+    elif args.scale:
+        fabrics = tuple(f"{s}{k}" for s in args.scale for k in ("", "-distinct")[: 1 + args.distinct])
     else:
         fabrics = ("pod", "32k") if args.fabric == "both" else (args.fabric,)
+        fabrics += tuple(f"{f}-distinct" for f in fabrics if args.distinct and f == "32k")
     for which in fabrics:
         res[which] = bench_fabric(which, 1 if args.quick else args.repeat)
     wrong = [
@@ -244,7 +287,7 @@ def main() -> int:
         f"{which} {label}"
         for which, phases in res.items()
         for label, r in phases.items()
-        if r["wall"] >= BUDGETS[which].get(label, float("inf"))
+        if r["wall"] >= BUDGETS.get(which, {}).get(label, float("inf"))
         or r["peak_mib"] >= MEM_BUDGET.get(which, {}).get(label, float("inf"))
     ]
     if "pod" in res and "32k" in res:
@@ -254,6 +297,8 @@ def main() -> int:
             t = res["32k"][label]["wall"] / res["pod"][label]["wall"]
             m = res["32k"][label]["peak_mib"] / res["pod"][label]["peak_mib"]
             print(f"  {label:20s} time x{t:5.1f}, peak memory x{m:4.1f} (linear would be x{ratio:.1f})")
+    if len(res) > 1:
+        print(growth_table(res))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.quick:
         print(f"budgets: {'OK' if not missed else 'MISSED: ' + ', '.join(missed)}")

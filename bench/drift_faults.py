@@ -129,3 +129,52 @@ def write_configs(files: dict[str, str], directory: str | Path) -> None:
     d.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (d / name).write_text(text, encoding="utf-8")
+
+
+def _sonic_lines(text: str, ends: list[tuple[str, str, str]]) -> str:
+    import json
+
+    db = json.loads(text)
+    for port, desc, addr in ends:
+        db.setdefault("PORT", {}).setdefault(port, {})["description"] = desc
+        db.setdefault("INTERFACE", {})[port] = {}
+        db["INTERFACE"][f"{port}|{addr}"] = {}
+    return json.dumps(db, indent=4, sort_keys=True) + "\n"
+
+
+#: per platform: a running config's own per-port description and address lines (what a device carries
+#: besides roceconf's settings; the parsers read them as nothing roceconf audits). NVUE and the host
+#: scripts are left as rendered.
+_DECORATE: dict[str, Callable[[str, list[tuple[str, str, str]]], str]] = {
+    "eos": lambda t, e: (
+        t + "".join(f"interface {p}\n   description {d}\n   ip address {a}\n!\n" for p, d, a in e)
+    ),
+    "nxos": lambda t, e: (
+        t + "".join(f"interface {p}\n  description {d}\n  ip address {a}\n" for p, d, a in e)
+    ),
+    "junos": lambda t, e: (
+        t
+        + "".join(
+            f'set interfaces {p} description "{d}"\nset interfaces {p} unit 0 family inet address {a}\n'
+            for p, d, a in e
+        )
+    ),
+    "sonic": _sonic_lines,
+}
+
+
+def decorated(fab: Fabric, files: dict[str, str]) -> dict[str, str]:
+    """`files` with every switch's per-port description (its peer) and a /31 address per link added, as
+    running configs differ device by device (EOS, NX-OS, Junos, SONiC)."""
+    ends: dict[str, list[tuple[str, str, str]]] = {}
+    for i, link in enumerate(fab.links):
+        for k, (me, peer) in enumerate(((link.a, link.b), (link.b, link.a))):
+            addr = f"10.{(i >> 15) & 255}.{(i >> 7) & 255}.{((i & 127) << 1) + k}/31"
+            ends.setdefault(me.device, []).append((me.port, f"{peer.device} {peer.port}", addr))
+    out = dict(files)
+    for name, dev in fab.devices.items():
+        fix = _DECORATE.get(dev.platform)
+        fname = output_name(name, dev.platform)
+        if fix is not None and name in ends and fname in out:
+            out[fname] = fix(out[fname], ends[name])
+    return out

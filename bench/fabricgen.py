@@ -183,6 +183,155 @@ def three_tier(
     return "\n".join(out) + "\n"
 
 
+#: the other OS release a share of each platform's devices runs (an upgrade under way); NVUE's older
+#: release changes its syntax (roceconf/platforms/nvue: on|off before 5.15), the others only the key
+OLD_RELEASE = {"eos": "4.31.2F", "sonic": "202305", "nvue": "5.2", "junos": "23.2R1", "nxos": "10.3.4a"}
+NEW_RELEASE = {"eos": "4.32.1F", "sonic": "202311", "nvue": "5.15", "junos": "23.4R1", "nxos": "10.4.3"}
+
+
+def _seed(kind: int, i: int) -> int:
+    """A per-switch ECMP hash seed (deterministic, spread over 32 bits)."""
+    return (i * 2654435761 + kind * 40503) % 4294967296
+
+
+def _release(plat: str, i: int, share: int = 8) -> str:
+    """One device in `share` on the older release."""
+    return OLD_RELEASE[plat] if i % share == 3 else NEW_RELEASE[plat]
+
+
+def distinct(
+    hosts: int = 4096,
+    nics: int = 8,
+    hosts_per_group: int = 32,
+    leaves_per_pod: int = 32,
+    spines_per_pod: int = 16,
+    superspines_per_plane: int = 4,
+) -> str:
+    """`three_tier`'s fabric as an intent imported device by device from a source of truth, where devices
+    differ: every device and link listed on its own; every switch with its own ECMP hash seed (a device
+    override); rail groups partially populated (group g lacks its last g % 3 hosts, so its leaves have
+    that many fewer host ports); every link with its own cable length; one switch in 8 on the older OS
+    release of its platform (`OLD_RELEASE`). No two switches share a desired state."""
+    hp, sp, up, lpp = hosts_per_group, spines_per_pod, superspines_per_plane, leaves_per_pod
+    groups = hosts // hp
+    leaves = groups * nics
+    pods = leaves // lpp
+    half = pods // 2
+    supers = sp * up
+    out = [HEADER.format(name=f"gpu{hosts * nics}-distinct").rstrip("\n"), "  superspine: {ecmp: {seed: 40}}"]
+    out.append("devices:")
+    links: list[str] = []
+
+    def dev(
+        name: str, plat: str, role: str, asic: str | None, itfs: list[tuple[str, str, str]], i: int, kind: int
+    ) -> None:
+        a = f", asic: {asic}" if asic else ""
+        il = ", ".join(f"{{name: '{n}', speed: {s}, role: {r}}}" for n, s, r in itfs)
+        out.append(
+            f"  - {{name: {name}, platform: {plat}, role: {role}{a}, os_version: '{_release(plat, i)}',\n"
+            f"     overrides: {{ecmp: {{seed: {_seed(kind, i)}}}}},\n     interfaces: [{il}]}}"
+        )
+
+    def lport(eos: bool, k: int) -> str:  # leaf port k (0-based)
+        return f"Ethernet{k + 1}" if eos else f"Ethernet{k}"
+
+    def sport(eos: bool, k: int) -> str:  # spine port k (0-based)
+        return f"swp{k + 1}" if eos else f"et-0/0/{k}"
+
+    def populated(g: int) -> int:
+        return hp - g % 3
+
+    for li in range(1, leaves + 1):
+        g, pod = (li - 1) // nics, (li - 1) // lpp + 1
+        eos = pod <= half
+        n = populated(g)
+        hrange = f"Ethernet1-{n}" if eos else f"Ethernet[0-{n - 1}]"
+        frange = f"Ethernet{hp + 1}-{hp + sp}" if eos else f"Ethernet[{hp}-{hp + sp - 1}]"
+        dev(
+            f"leaf{li:04d}",
+            "eos" if eos else "sonic",
+            "leaf",
+            "tomahawk4",
+            [(hrange, "400G", "host"), (frange, "800G", "fabric")],
+            li,
+            1,
+        )
+    for p in range(1, pods + 1):
+        eos = p <= half
+        for k in range(1, sp + 1):
+            d = f"{sport(eos, 0)}-{lpp}" if eos else f"et-0/0/[0-{lpp - 1}]"
+            u = f"swp{lpp + 1}-{lpp + up}" if eos else f"et-0/0/[{lpp}-{lpp + up - 1}]"
+            dev(
+                f"spine{p:02d}-{k:02d}",
+                "nvue" if eos else "junos",
+                "spine",
+                "spectrum4" if eos else "tomahawk5",
+                [(d, "800G", "fabric"), (u, "800G", "fabric")],
+                (p - 1) * sp + k,
+                2,
+            )
+    for s in range(1, supers + 1):
+        dev(
+            f"superspine{s:02d}",
+            "nxos",
+            "superspine",
+            None,
+            [(f"Ethernet1/1-{pods}", "800G", "fabric")],
+            s,
+            3,
+        )
+    for g in range(groups):
+        plat, rdma = ("connectx", "mlx5_") if g < groups // 2 else ("bnxt", "bnxt_re")
+        for h in range(populated(g)):
+            name = f"gpu{g * hp + h + 1:05d}"
+            out.append(
+                f"  - {{name: {name}, platform: {plat}, role: host, interfaces: "
+                f"[{{name: 'eth[0-{nics - 1}]', speed: 400G, role: host, rdma_device: '{rdma}[0-{nics - 1}]'}}]}}"
+            )
+            for k in range(nics):
+                li = g * nics + k + 1
+                eos = (li - 1) // lpp + 1 <= half
+                links.append(
+                    f"  - {{a: '{name}:eth{k}', b: 'leaf{li:04d}:{lport(eos, h)}', cable: {2 + (h + k) % 4}m}}"
+                )
+    for li in range(1, leaves + 1):
+        pod, j = (li - 1) // lpp + 1, (li - 1) % lpp
+        eos = pod <= half
+        for k in range(sp):
+            links.append(
+                f"  - {{a: 'leaf{li:04d}:{lport(eos, hp + k)}', b: 'spine{pod:02d}-{k + 1:02d}:{sport(eos, j)}', "
+                f"cable: {30 + (li * 7 + k * 13) % 70}m}}"
+            )
+    for p in range(1, pods + 1):
+        eos = p <= half
+        for k in range(1, sp + 1):
+            for u in range(up):
+                links.append(
+                    f"  - {{a: 'spine{p:02d}-{k:02d}:{sport(eos, lpp + u)}', "
+                    f"b: 'superspine{(k - 1) * up + u + 1:02d}:Ethernet1/{p}', cable: {100 + (p * 11 + k * 5 + u) % 200}m}}"
+                )
+    out.append("links:")
+    out.extend(links)
+    return "\n".join(out) + "\n"
+
+
+#: `--scale`: GPUs -> `three_tier` / `distinct` parameters (1k: pods of 16 leaves, so the fabric keeps its two
+#: halves; the others the defaults)
+SCALES = {
+    "1k": (1024, {"leaves_per_pod": 16}),
+    "4k": (4096, {}),
+    "16k": (16384, {}),
+    "32k": (32768, {}),
+    "64k": (65536, {}),
+}
+
+
+def scaled(scale: str, distinct_devices: bool = False) -> str:
+    """The three-tier fabric at `scale` (a `SCALES` key), regular or with distinct devices."""
+    gpus, kw = SCALES[scale]
+    return (distinct if distinct_devices else three_tier)(hosts=gpus // 8, **kw)
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -194,9 +343,15 @@ def main(argv: list[str] | None = None) -> int:
         help="three-tier mixed-platform fabric with this many GPUs (8 per host, 32 hosts per rail group; "
         "32768 = 4,096 hosts, 1,024 leaves, 512 spines, 64 super-spines)",
     )
+    ap.add_argument("--scale", choices=list(SCALES), help="the three-tier fabric at this many GPUs")
+    ap.add_argument(
+        "--distinct", action="store_true", help="with --scale: every device different (`distinct`)"
+    )
     ap.add_argument("-o", "--output", help="write here instead of stdout")
     args = ap.parse_args(argv)
-    if args.gpus is None:
+    if args.scale is not None:
+        text = scaled(args.scale, args.distinct)
+    elif args.gpus is None:
         text = big_fabric()
     else:
         if args.gpus % (8 * 32 * 4 * 2):

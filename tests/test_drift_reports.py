@@ -147,3 +147,29 @@ def test_three_tier_reports_match_the_reference(tmp_path: Path, monkeypatch: pyt
     )
     sample = _sample(fab, faults, 24)
     assert _reference(fab, tmp_path, sample, monkeypatch) == [by_name[n] for n in sample]
+
+
+def test_distinct_fabric_reports_match_the_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The distinct-fabric bench's generator at 1,024 GPUs (bench/bench_scale.py --distinct): every switch with
+    its own hash seed, partial rail groups, one switch in 8 on another release. What is shared there (the
+    hosts, whose entries are alike) must not change a verdict: the fast audit equals the reference (one
+    device at a time, no sharing) on a sample of every platform, and the losses found once per shape equal
+    each device's own."""
+    from bench.fabricgen import scaled
+    from roceconf.intent.unexpressed import device_losses, fabric_losses
+
+    fab = load_text(scaled("1k", distinct_devices=True), str(tmp_path / "gpu1024-distinct.yml"))
+    seeds = {fab.devices[n].settings.ecmp.seed for n in fab.devices if not fab.devices[n].is_host}
+    assert len(seeds) == sum(not d.is_host for d in fab.devices.values())  # no two switches alike
+    faults = _faulted(fab, tmp_path)
+    fast, counts = _fast(fab, tmp_path)
+    by_name = {d["device"]: d for d in fast}
+    assert set(drifted_items({"devices": fast})) == set(faults) and counts["unknown"] == 0
+    per_plat: dict[str, list[str]] = {}
+    for n in sorted(fab.devices, key=natural_key):
+        per_plat.setdefault(fab.devices[n].platform, []).append(n)
+    sample = sorted(set(faults) | {n for names in per_plat.values() for n in names[:: max(1, len(names) // 3)]})
+    assert _reference(fab, tmp_path, sample, monkeypatch) == [by_name[n] for n in sample]
+    shared = fabric_losses(fab)
+    for n in sample:
+        assert shared.get(n, []) == device_losses(fab.devices[n]), n

@@ -41,6 +41,8 @@ class _Parser:
         self._warned: set[Any] = set()
         self.hostname: str | None = None
         self.asic_name: str | None = None
+        #: each named map read once per config (every port references the same few): a fresh copy per use
+        self._maps: dict[tuple[str, str, int, int], dict[int, int]] = {}
 
     # ---- helpers
     def at(self, path: str, *lines: int | None) -> None:
@@ -80,6 +82,12 @@ class _Parser:
         return name, ent
 
     def int_map(self, table: str, name: str, ent: _Entry, lo: int, hi: int) -> dict[int, int]:
+        key = (table, name, lo, hi)
+        if key not in self._maps:
+            self._maps[key] = self._int_map(table, name, ent, lo, hi)
+        return dict(self._maps[key])
+
+    def _int_map(self, table: str, name: str, ent: _Entry, lo: int, hi: int) -> dict[int, int]:
         out: dict[int, int] = {}
         for k, v in ent.fields.items():
             a, b = _int(k), _int(v)

@@ -301,7 +301,10 @@ def _ref(value: Any) -> tuple[str | None, str | None]:
     return value.strip(), None
 
 
+_INT = re.compile(r"\s*-?\d+\s*")
+
+
 def _int(value: Any) -> int | None:
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+    if isinstance(value, str) and _INT.fullmatch(value):
         return int(value)
     return None
