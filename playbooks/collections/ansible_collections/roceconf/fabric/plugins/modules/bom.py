@@ -19,16 +19,9 @@ description:
   - Under AWX (O(job_id)) each slice writes its own folder; M(roceconf.fabric.merge) combines them.
 version_added: "0.1.0"
 author: roceconf maintainers (@roceconf)
+extends_documentation_fragment:
+  - roceconf.fabric.fleet
 options:
-  intent:
-    description: Path of the intent YAML file.
-    type: path
-    required: true
-  devices:
-    description: Devices to read (C(ansible_play_hosts_all)); the connection lists below are aligned with it.
-    type: list
-    elements: str
-    required: true
   connections:
     description:
       - The connection variables of each device, aligned with O(devices), resolved like
@@ -37,15 +30,6 @@ options:
     type: list
     elements: dict
     default: []
-  connection_secrets:
-    description: The password variables of each device, aligned with O(devices). Filled in by the action plugin.
-    type: list
-    elements: dict
-    default: []
-  workers:
-    description: Devices read in parallel.
-    type: int
-    default: 8
   timeout:
     description: Connect/read timeout, seconds.
     type: float
@@ -54,9 +38,6 @@ options:
     description: Root folder of the reports; C(bom.json) goes to C(dest/<date>/).
     type: path
     required: true
-  date:
-    description: Folder name; default today's UTC date C(YYYY-MM-DD).
-    type: str
   fail:
     description:
       - Fail the task when a device could not be read. With V(false) it only returns RV(exit_code),

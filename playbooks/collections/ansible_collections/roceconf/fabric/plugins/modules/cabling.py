@@ -23,63 +23,15 @@ description:
   - Not sliced - give it every device of the fabric (AWX job slicing would judge each slice's link ends alone).
 version_added: "0.1.0"
 author: roceconf maintainers (@roceconf)
+extends_documentation_fragment:
+  - roceconf.fabric.fleet
+  - roceconf.fabric.fleet.read
 options:
-  intent:
-    description: Path of the intent YAML file.
-    type: path
-    required: true
-  devices:
-    description: Devices to read (C(ansible_play_hosts_all)); the connection lists below are aligned with it.
-    type: list
-    elements: str
-    required: true
-  connections:
-    description:
-      - The connection variables of each device, aligned with O(devices), resolved like
-        C(roceconf drift --inventory) does (C(roceconf.inventory.target_from_vars)). Filled in by the action
-        plugin from every host's variables (templated by Ansible); leave it out.
-    type: list
-    elements: dict
-    default: []
-  connection_secrets:
-    description: The password variables of each device, aligned with O(devices). Filled in by the action plugin.
-    type: list
-    elements: dict
-    default: []
-  workers:
-    description: Devices read in parallel.
-    type: int
-    default: 8
-  timeout:
-    description: Connect/read timeout per attempt, seconds.
-    type: float
-    default: 10
-  retries:
-    description: Retries of connection problems (authentication errors are not retried).
-    type: int
-    default: 2
-  dest:
-    description: Root folder of the reports; the files go to C(dest/<date>/).
-    type: path
-    required: true
-  date:
-    description: Folder name; default today's UTC date C(YYYY-MM-DD).
-    type: str
   fail_on:
     description: Fail when a finding of this severity or worse exists.
     type: str
     choices: [error, warning, never]
     default: error
-  fail_on_unknown:
-    description: Fail when a device could not be read.
-    type: bool
-    default: true
-  fail:
-    description:
-      - Fail the task on a blocking finding or unknown device. With V(false) it only returns RV(findings),
-        RV(exit_code) and RV(failed_devices) (the role fails each device's own host and one summary task).
-    type: bool
-    default: true
   inventory_hosts:
     description:
       - Every host of the inventory (C(groups['all'])). A device of the intent that is not among them is reported
