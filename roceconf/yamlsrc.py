@@ -6,10 +6,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import yaml as libyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.parser import Parser
 from ruamel.yaml.scanner import Scanner
 
@@ -134,7 +136,10 @@ def _flow_too_deep(text: str) -> int | None:
     return None
 
 
-def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
+def load_yaml_text(text: str, file: str, *, fast: bool = True) -> tuple[Any, Positions]:
+    """The plain data of an intent's YAML text and the position of every key and value, or DiagnosticError.
+    Read by libyaml (:func:`_fast_load`) when it gives the same answer, else (``fast=False`` always) by
+    ruamel's loader, the reference for data, positions and every diagnostic."""
     if len(text) > limits.MAX_YAML_BYTES:
         raise _fail(
             file,
@@ -150,6 +155,16 @@ def load_yaml_text(text: str, file: str) -> tuple[Any, Positions]:
         line = text.count("\n", 0, deep) + 1
         col = deep - (text.rfind("\n", 0, deep) + 1) + 1
         raise _fail(file, line, col, "RC021", f"YAML nested deeper than {limits.MAX_DEPTH} levels", "")
+    if fast:
+        try:
+            return _fast_load(text, file)
+        except _Fallback:
+            pass
+    return _ruamel_load(text, file)
+
+
+def _ruamel_load(text: str, file: str) -> tuple[Any, Positions]:
+    """The reference path: ruamel's round-trip loader, then :func:`_walk` (every error and limit here)."""
     yaml = YAML(typ="rt", pure=True)
     # the round-trip constructor (positions: .lc) over the plain scanner and parser: intents need no comments,
     # and collecting them was a fifth of the load time (same data, positions and errors)
@@ -217,3 +232,161 @@ def load_yaml_file(path: str | Path) -> tuple[Any, Positions]:
 
 def _one_line(s: object) -> str:
     return " ".join(str(s).split())
+
+
+# --------------------------------------------------------------------------- the libyaml fast path
+#: tabs (which the two parsers accept in different places), characters ruamel's reader refuses or counts as
+#: line breaks that libyaml may count otherwise (NEL, the
+#: Unicode line and paragraph separators, a BOM inside the text): a text with one goes the ruamel way
+_ODD_CHARS = re.compile(
+    "[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
+#: scalar tags the fast path constructs (ruamel's YAML 1.2 resolution of a plain scalar); any other: ruamel
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp")
+)
+
+
+class _Fallback(Exception):
+    """Something the fast path does not answer itself: the ruamel path reads the text (and answers)."""
+
+
+class _Scalars:
+    """ruamel's YAML 1.2 resolution and round-trip construction of plain scalars, memoised per text."""
+
+    def __init__(self) -> None:
+        y = YAML(typ="rt", pure=True)
+        self._resolver = y.resolver
+        self._constructor = y.constructor
+        self._memo: dict[str, Any] = {}
+
+    def plain(self, value: str) -> Any:
+        try:
+            return self._memo[value]
+        except KeyError:
+            pass
+        tag = self._resolver.resolve(ScalarNode, value, (True, False))
+        if str(tag) not in _PLAIN_TAGS:
+            raise _Fallback
+        try:
+            out = self._constructor.construct_object(ScalarNode(tag, value), deep=True)
+        except Exception:  # noqa: BLE001 - whatever ruamel would say about it, it says on its own path
+            raise _Fallback from None
+        self._memo[value] = out
+        return out
+
+
+def _plain_value(node: Any) -> Any:
+    """What :func:`_walk` makes of a constructed scalar."""
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, bool | int | float) or node is None:
+        return node if not isinstance(node, float) else float(node)
+    return str(node)
+
+
+def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
+    """The plain data and positions :func:`_walk` gives for ``text``, built from libyaml's event parser
+    (PyYAML's C parser: linear, about 40x faster than ruamel's pure-Python one). Anything it does not
+    answer exactly as the ruamel path - a libyaml error, anchors, aliases, merge keys, tags, directives,
+    duplicate or non-string keys, more than one document, nesting near the limit, characters the two
+    readers may count differently - raises :class:`_Fallback` (tests/test_yamlsrc_fast.py compares both)."""
+    if _ODD_CHARS.search(text):
+        raise _Fallback
+    scalars = _Scalars()
+    pos = Positions(file)
+    values, keys = pos.values, pos.keys
+    # each open collection: [container, path, is_mapping, pending key (mappings), next index (sequences)]
+    stack: list[list[Any]] = []
+    root: Any = None
+    done = False
+    try:
+        events = libyaml.parse(text, Loader=libyaml.CSafeLoader)
+        for ev in events:
+            kind = type(ev)
+            if kind is libyaml.ScalarEvent:
+                if ev.anchor is not None or ev.tag is not None:
+                    raise _Fallback
+                plain = ev.implicit[0] and not ev.style
+                if plain and ev.start_mark.index == ev.end_mark.index:
+                    raise _Fallback  # an empty value: ruamel places it at the next token, libyaml before
+                if not stack:
+                    raise _Fallback  # a document of one scalar
+                top = stack[-1]
+                mark = ev.start_mark
+                if top[2] and top[3] is None:  # a mapping key
+                    if not plain:
+                        if ev.style not in ("'", '"'):
+                            raise _Fallback
+                        key: Any = ev.value
+                    else:
+                        key = scalars.plain(ev.value)
+                        if type(key) is not str:
+                            raise _Fallback
+                    if key in top[0] or key == "<<":
+                        raise _Fallback
+                    top[3] = key
+                    kpath = top[1] + (key,)
+                    keys[kpath] = (mark.line + 1, mark.column + 1)
+                    continue
+                value = _plain_value(scalars.plain(ev.value)) if plain else ev.value
+                if top[2]:
+                    vpath = top[1] + (top[3],)
+                    top[0][top[3]] = value
+                    top[3] = None
+                else:
+                    vpath = top[1] + (top[4],)
+                    top[0].append(value)
+                    top[4] += 1
+                if len(vpath) >= limits.MAX_DEPTH:
+                    raise _Fallback
+                values[vpath] = (mark.line + 1, mark.column + 1)
+                continue
+            if kind is libyaml.MappingStartEvent or kind is libyaml.SequenceStartEvent:
+                if ev.anchor is not None or ev.tag is not None:
+                    raise _Fallback
+                is_map = kind is libyaml.MappingStartEvent
+                container: Any = {} if is_map else []
+                if not stack:
+                    if root is not None or done:
+                        raise _Fallback
+                    root = container
+                    path: Path_ = ()
+                else:
+                    top = stack[-1]
+                    if top[2]:
+                        if top[3] is None:
+                            raise _Fallback  # a collection as a mapping key
+                        path = top[1] + (top[3],)
+                        top[0][top[3]] = container
+                        top[3] = None
+                    else:
+                        path = top[1] + (top[4],)
+                        top[0].append(container)
+                        top[4] += 1
+                    if len(path) >= limits.MAX_DEPTH - 1:
+                        raise _Fallback
+                    mark = ev.start_mark
+                    values[path] = (mark.line + 1, mark.column + 1)
+                stack.append([container, path, is_map, None, 0])
+                continue
+            if kind is libyaml.MappingEndEvent or kind is libyaml.SequenceEndEvent:
+                stack.pop()
+                continue
+            if kind is libyaml.DocumentStartEvent:
+                if done or ev.version is not None or ev.tags:
+                    raise _Fallback
+                continue
+            if kind is libyaml.DocumentEndEvent:
+                done = True
+                continue
+            if kind is libyaml.StreamStartEvent or kind is libyaml.StreamEndEvent:
+                continue
+            raise _Fallback  # an alias, or an event this path does not know
+    except libyaml.YAMLError:
+        raise _Fallback from None
+    if root is None:
+        raise _Fallback
+    if keys:
+        values[()] = min(keys.values())
+    return root, pos
