@@ -525,9 +525,17 @@ class DeviceState(_Model):
         """Record the source line(s) of a parsed value."""
         if lines is None:
             return
-        if isinstance(lines, int):
-            lines = [lines]
         old = self.sources.get(path)
+        if isinstance(lines, int):
+            if (
+                old is not None
+                and len(old.lines) == 1
+                and old.lines[0] == lines
+                and (old.text or not text)
+                and dict.__contains__(self.sources, path)
+            ):
+                return  # the same line again (a classifier read per port): the Source it has is the answer
+            lines = [lines]
         # Source.of (no validation): parsers call this for every value they read; line numbers are ints, text a str
         if old is not None:
             merged = sorted(set(old.lines).union(lines))
