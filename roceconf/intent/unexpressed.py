@@ -90,14 +90,35 @@ def differences(intended: DeviceState, back: DeviceState) -> list[tuple[str, Any
     (documented defaults, platform extras) is not a loss."""
     want = intended.model_dump(mode="json", exclude=set(META_FIELDS))
     got = back.model_dump(mode="json", exclude=set(META_FIELDS))
-    out = []
-    for path, value in _leaves(want):
-        if value is None or path == "platform":
-            continue
-        have = _get(got, path)
-        if have != value:
-            out.append((path, value, have))
+    out: list[tuple[str, Any, Any]] = []
+    _compare(want, got, got, "", out)
     return out
+
+
+def _compare(want: dict, got: Any, root: Any, prefix: str, out: list[tuple[str, Any, Any]]) -> None:
+    """`differences` for one dict of the intended state: its leaves in :func:`_leaves` order, each against
+    the value at its dotted path in the read-back, found by walking ``got`` alongside instead of from the
+    root per leaf. A key with a dot in it, or an empty one, is looked up by its dotted path (:func:`_get`
+    splits it) as before."""
+    for k, v in want.items():
+        key = str(k)
+        path = f"{prefix}.{key}" if prefix else key
+        if not key or "." in key:
+            for leaf, value in _leaves(v, path):
+                if value is None or leaf == "platform":
+                    continue
+                have = _get(root, leaf)
+                if have != value:
+                    out.append((leaf, value, have))
+            continue
+        if isinstance(v, dict):
+            _compare(v, got.get(key) if isinstance(got, dict) else None, root, path, out)
+            continue
+        if v is None or path == "platform":
+            continue
+        have = got.get(key) if isinstance(got, dict) else None
+        if have != v:
+            out.append((path, v, have))
 
 
 def _origin(dev: DeviceSpec, path: str) -> Path_:

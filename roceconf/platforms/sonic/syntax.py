@@ -109,6 +109,8 @@ class _Reader:
 
     def _decode(self, tok: str, pos: int) -> str:
         if len(tok) >= 2 and tok.endswith('"'):
+            if "\\" not in tok:  # no escape: what json.loads gives, or the fallback below, is the inside
+                return tok[1:-1]
             try:
                 return str(json.loads(tok))
             except ValueError:
