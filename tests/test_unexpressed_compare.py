@@ -36,3 +36,24 @@ def test_walk_alongside_equals_lookup_by_path(want: dict, got: Any, same: bool) 
     out: list[tuple[str, Any, Any]] = []
     _compare(want, got, got, "", out)
     assert out == by_path(want, got)
+
+
+@given(
+    mode=st.sampled_from([None, "dwrr", "strict"]),
+    bw=st.one_of(st.none(), st.integers(1, 100)),
+    stated=st.booleans(),
+)
+def test_sched_copy_is_model_copy(mode: Any, bw: Any, stated: bool) -> None:
+    """desired._sched_copy (each port's own Sched) is what pydantic's model_copy gives: equal, the same
+    fields set (what model_dump(exclude_unset) shows), a separate object."""
+    from roceconf.intent.desired import _sched_copy
+    from roceconf.state import Sched
+
+    m = Sched(mode=mode, bandwidth_percent=bw) if stated else Sched(mode=mode)
+    a, b = _sched_copy(m), m.model_copy()
+    assert a == b and a is not m
+    assert a.model_fields_set == b.model_fields_set
+    assert a.model_dump(exclude_unset=True) == b.model_dump(exclude_unset=True)
+    assert a.model_dump_json() == b.model_dump_json()
+    a.mode = "strict"
+    assert m.mode == mode
