@@ -7,9 +7,10 @@ a terminal sequence or invalid XML.
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from roceconf.cabling.rules import ALL, R_UNREAD
-from roceconf.cabling.verdict import CablingReport
+from roceconf.cabling.rules import ALL, LINK_RULES, R_UNREAD
+from roceconf.cabling.verdict import CablingReport, LinkVerdict
 from roceconf.reports import junit
 from roceconf.reports.escape import plain
 from roceconf.reports.scaffold import count, device_section, md_cell, overview_rows
@@ -25,10 +26,45 @@ def _summary(report: CablingReport) -> str:
             f"{c['devices']} devices, {c['unknown_devices']} not read; {c['error']} errors, {c['warning']} warnings")
 
 
+def _end_why(end: dict[str, Any] | None) -> list[str]:
+    """The checks of one end that are not ok, in words."""
+    if end is None:
+        return ["not judged"]
+    return [f"{k} {c['status']}" + (f" ({c['reason']})" if c.get("reason") else "")
+            for k, c in end["checks"].items() if c["status"] != "ok"]
+
+
+def link_why(li: LinkVerdict) -> str:
+    """What keeps a link's joint verdict from ok, in words ("" when ok or LLDP only)."""
+    if li.parts is None or li.status == "ok":
+        return ""
+    out = []
+    for part, v in li.parts.items():
+        st = v if isinstance(v, str) else v["status"]
+        if st == "ok":
+            continue
+        if part == "link_health":
+            ends = [f"{name} {', '.join(_end_why(v[k]))}" for k, name in (("a", li.a), ("b", li.b))
+                    if v[k] is None or v[k]["status"] != "ok"]
+            out.append(f"link health {st}: " + "; ".join(ends))
+        elif isinstance(v, dict):
+            out.append(f"{part} {st} (a {v['a']}, b {v['b']})")
+        else:
+            out.append(f"{part} {st}")
+    return "; ".join(out)
+
+
 def to_text(report: CablingReport) -> str:
     out = [plain(f"roceconf cabling: {report.intent} ({report.source})")]
     for f in report.findings:
         out.append(plain(f"{f.device}:{f.port or '-'}: {f.severity}[{f.rule}]: {f.message}"))
+    if report.link is not None:
+        for li in report.links:
+            if li.status != "ok":
+                out.append(plain(f"link {li.a} - {li.b}: {li.status}: {link_why(li)}"))
+        for g in report.link.groups:
+            if g.status == "unknown":
+                out.append(plain(f"ECMP {g.device} (tier {g.tier} -> {g.tier + 1}): unknown: {g.reason}"))
     out.append(_summary(report))
     return "\n".join(out) + "\n"
 
@@ -54,23 +90,54 @@ def to_markdown(report: CablingReport) -> str:
         for f in mine:
             out.append(f"| {f.severity} | {f.rule} | {md_cell(f.port or '-')} | {md_cell(f.message)} | "
                        f"{md_cell(f.expected or '-')} | {md_cell(f.observed or '-')} |")
+    if report.link is not None:
+        out += _md_links(report)
     return "\n".join(out) + "\n"
+
+
+def _md_links(report: CablingReport) -> list[str]:
+    icon = {"ok": "✅", "fail": "❌", "unknown": "❓"}
+    parts = ["cabling", "link_health", *report.joined]
+    out = ["", "## Links", "", "| link | verdict | " + " | ".join(p.replace("_", " ") for p in parts) + " | why |",
+           "|" + "---|" * (len(parts) + 3)]
+    for li in report.links:
+        cells = []
+        for p in parts:
+            v = (li.parts or {}).get(p, "unknown")
+            st = v if isinstance(v, str) else v["status"]
+            cells.append(f"{icon[st]} {st}")
+        out.append(f"| {md_cell(li.a + ' - ' + li.b)} | {icon[li.status]} {li.status} | " + " | ".join(cells)
+                   + f" | {md_cell(link_why(li) or '-')} |")
+    if report.link.groups:
+        out += ["", "## ECMP toward the next tier", "", "| device | tier | members | max/mean | CV | verdict |",
+                "|---|---|---|---|---|---|"]
+        for g in report.link.groups:
+            mm = "-" if g.max_over_mean is None else f"{g.max_over_mean:.2f}"
+            cv = "-" if g.cv is None else f"{g.cv:.2f}"
+            st = {"finding": "fail"}.get(g.status, g.status)
+            out.append(f"| {md_cell(g.device)} | {g.tier} | {len(g.members)} | {mm} | {cv} | {icon[st]} {g.status}"
+                       + (f": {md_cell(g.reason)}" if g.reason else "") + " |")
+    return out
 
 
 def to_junit(report: CablingReport) -> str:
     """One suite per device, one case per rule; failures for findings, an error case for an unread device."""
     root = junit.suites("roceconf cabling")
+    rules = ALL if report.link is None else (*ALL, *LINK_RULES)
     for d in report.devices:
         suite = junit.suite(root, d.device, hostname=d.platform)
         tests = failures = errors = 0
-        for r in ALL:
+        for r in rules:
             if r.id == R_UNREAD.id:
                 continue
             tests += 1
             case = junit.case(suite, f"roceconf.cabling.{d.device}", f"{r.id} {r.title}")
-            if d.status == "unknown":
+            unread = d.reason if d.status == "unknown" and r not in LINK_RULES else None
+            if unread is None and r in LINK_RULES:
+                unread = _link_unread(report, d.device, r.id)
+            if unread is not None:
                 errors += 1
-                junit.error(case, f"not read: {d.reason}", "unknown")
+                junit.error(case, f"not read: {unread}", "unknown")
                 continue
             bad = [f for f in report.findings if f.device == d.device and f.rule == r.id]
             if bad:
@@ -79,6 +146,21 @@ def to_junit(report: CablingReport) -> str:
                               "\n".join(f"{f.port or '-'}: {f.message}" for f in bad))
         junit.totals(suite, tests, failures, errors)
     return junit.finish(root)
+
+
+def _link_unread(report: CablingReport, device: str, rule: str) -> str | None:
+    """Why a link rule could not be judged on a device (None: it was judged on every end / group)."""
+    from roceconf.cabling.linkhealth import CHECKS
+
+    lh = report.link
+    if rule == "RC520":
+        why = [f"{g.reason}" for g in lh.groups if g.device == device and g.status == "unknown"]
+        return "; ".join(why) if why else None
+    check = next(k for k, (_c, r) in CHECKS.items() if r.id == rule)
+    why = [f"{p}: {e.checks[check].reason}" for (dv, p), e in lh.ends.items()
+           if dv == device and e.checks[check].status == "unknown"]
+    bad = any(f.device == device and f.rule == rule for f in report.findings)
+    return "; ".join(why[:3]) + (f" (and {len(why) - 3} more)" if len(why) > 3 else "") if why and not bad else None
 
 
 FORMATS = {"text": to_text, "json": to_json, "junit": to_junit, "markdown": to_markdown}
