@@ -30,8 +30,11 @@ def _end_why(end: dict[str, Any] | None) -> list[str]:
     """The checks of one end that are not ok, in words."""
     if end is None:
         return ["not judged"]
-    return [f"{k} {c['status']}" + (f" ({c['reason']})" if c.get("reason") else "")
-            for k, c in end["checks"].items() if c["status"] != "ok"]
+    by: dict[tuple[str, str], list[str]] = {}
+    for k, c in end["checks"].items():
+        if c["status"] != "ok":
+            by.setdefault((c["status"], c.get("reason") or ""), []).append(k)
+    return [f"{', '.join(ks)} {st}" + (f" ({why})" if why else "") for (st, why), ks in by.items()]
 
 
 def link_why(li: LinkVerdict) -> str:

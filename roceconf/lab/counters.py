@@ -21,12 +21,14 @@ Scenarios (``--scenario NAME[@DEVICE[:PORT]]``; without DEVICE every device, wit
 * ``counter-reset``: the counters restart from zero once, right after the first read of each command;
 * ``crc`` (link counters): the port counts 200 FCS/CRC errors per second;
 * ``flap`` (link counters): the port's carrier goes down and up once more at every read (2 transitions);
+* ``fec`` (link counters): the port counts 50 uncorrectable FEC codewords per second (only SONiC's answer
+  carries FEC counters);
 * ``ecmp-imbalance`` (link counters): the port sends 4 times the bytes of the others; without PORT, the
   device's first port.
 
 Link counters (``roceconf cabling``): every port sends and receives ``LINK_BYTES`` bytes per second, counts no
-FCS errors and has one carrier transition (the link coming up). No platform reads FEC counters (no primary
-source), so the lab serves none.
+FCS errors and no uncorrectable FEC codewords (1,000 corrected per second) and has one carrier transition (the
+link coming up). Each platform serves the ones its answer carries.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ SCENARIOS = (
     "misclassified-pause",
     "counter-reset",
     "crc",
+    "fec",
     "flap",
     "ecmp-imbalance",
 )
@@ -61,7 +64,7 @@ LOSSY_DROPS = 5.0
 STORM_RATE, STORM_US = 40_000.0, 950_000.0
 DROP_RATE, MISCLASS_RATE = 50.0, 30.0
 LINK_BYTES = 1.25e9  # 10 Gb/s each way on every port
-CRC_RATE = 200.0
+CRC_RATE, FEC_CORRECTED, FEC_UNCORRECTABLE = 200.0, 1_000.0, 50.0
 HOT = 4.0  # ecmp-imbalance: the hot port's bytes, times the others'
 
 
@@ -157,6 +160,8 @@ class LabCounters:
         pc.set_link("rx_octets", c(LINK_BYTES))
         pc.set_link("tx_octets", c(LINK_BYTES * hot))
         pc.set_link("fcs_errors", c(CRC_RATE if "crc" in active else 0.0))
+        pc.set_link("fec_corrected", c(FEC_CORRECTED))
+        pc.set_link("fec_uncorrectable", c(FEC_UNCORRECTABLE if "fec" in active else 0.0))
         pc.set_link("carrier_transitions", 1 + (2 * n if "flap" in active else 0))
         lossless = prof.lossless
         p = lossless[0] if lossless else None
