@@ -260,6 +260,9 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC510')]/failure")
     # a rule that could not be judged is an error case, never a pass
     assert root.xpath("//testsuite[@name='leaf2']/testcase[starts-with(@name,'RC510')]/error")
+    # a rule that does not apply (a spine has no next tier) is skipped, not passed
+    assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC520')]/skipped")
+    assert not root.xpath("//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC520')]/*")  # judged: pass
     md = (tmp_path / "report.markdown").read_text()
     assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail |" in md
     assert "| leaf2:swp31 - spine1:Ethernet1/2 | ❓ unknown | ✅ ok | ❓ unknown |" in md

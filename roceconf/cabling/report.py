@@ -135,9 +135,14 @@ def to_junit(report: CablingReport) -> str:
                 continue
             tests += 1
             case = junit.case(suite, f"roceconf.cabling.{d.device}", f"{r.id} {r.title}")
-            unread = d.reason if d.status == "unknown" and r not in LINK_RULES else None
-            if unread is None and r in LINK_RULES:
-                unread = _link_unread(report, d.device, r.id)
+            if r in LINK_RULES:
+                state = _link_case(report, d.device, r.id)
+                if state is not None and state[0] == "skipped":
+                    junit.skipped(case, state[1])
+                    continue
+                unread = state[1] if state is not None else None
+            else:
+                unread = d.reason if d.status == "unknown" else None
             if unread is not None:
                 errors += 1
                 junit.error(case, f"not read: {unread}", "unknown")
@@ -151,19 +156,28 @@ def to_junit(report: CablingReport) -> str:
     return junit.finish(root)
 
 
-def _link_unread(report: CablingReport, device: str, rule: str) -> str | None:
-    """Why a link rule could not be judged on a device (None: it was judged on every end / group)."""
+def _link_case(report: CablingReport, device: str, rule: str) -> tuple[str, str] | None:
+    """How a link rule's case of a device ends when it is not judged on every end / group: ("error", why it
+    could not be judged), ("skipped", why it does not apply), or None (judged: pass or fail on its findings)."""
     from roceconf.cabling.linkhealth import CHECKS
 
     lh = report.link
+    if any(f.device == device and f.rule == rule for f in report.findings):
+        return None
     if rule == "RC520":
-        why = [f"{g.reason}" for g in lh.groups if g.device == device and g.status == "unknown"]
-        return "; ".join(why) if why else None
+        mine = [g for g in lh.groups if g.device == device]
+        why = [g.reason or "" for g in mine if g.status == "unknown"]
+        if not mine:
+            return "skipped", "no ECMP group toward a next tier in the intent"
+        return ("error", "; ".join(why)) if why else None
     check = next(k for k, (_c, r) in CHECKS.items() if r.id == rule)
-    why = [f"{p}: {e.checks[check].reason}" for (dv, p), e in lh.ends.items()
-           if dv == device and e.checks[check].status == "unknown"]
-    bad = any(f.device == device and f.rule == rule for f in report.findings)
-    return "; ".join(why[:3]) + (f" (and {len(why) - 3} more)" if len(why) > 3 else "") if why and not bad else None
+    ends = {p: e for (dv, p), e in lh.ends.items() if dv == device}
+    if not ends:
+        return "skipped", "no link end of the intent on this device"
+    why = [f"{p}: {e.checks[check].reason}" for p, e in ends.items() if e.checks[check].status == "unknown"]
+    if not why:
+        return None
+    return "error", "; ".join(why[:3]) + (f" (and {len(why) - 3} more)" if len(why) > 3 else "")
 
 
 FORMATS = {"text": to_text, "json": to_json, "junit": to_junit, "markdown": to_markdown}
