@@ -16,7 +16,8 @@ from roceconf import platforms
 from roceconf.cabling.collect import cabling_offline, link_counters_offline, with_links
 from roceconf.cabling.linkhealth import judge, tiers
 from roceconf.cabling.report import FORMATS, format_report
-from roceconf.compile import load_valid
+from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
+from roceconf.drift.audit import audit
 from roceconf.counters.hostnic import with_end
 from roceconf.counters.model import PortCounters, Snapshot
 from roceconf.health.collect import SAVED_SUFFIX, health_offline
@@ -224,9 +225,14 @@ def test_health_and_drift_reports_join_each_link_verdict(fab: Fabric, tmp_path: 
                              scenarios={"leaf1": [Scenario("lossless-drops", "Ethernet49")]})
     hrep = tmp_path / "health.json"
     hrep.write_text(health_format(health_offline(fab, counters), "json"))
+    # a real drift report: roceconf's own render audited offline (in sync), leaf4's MTU changed (drift),
+    # spine2's config missing (unknown)
+    configs = tmp_path / "configs"
+    files = render_fabric(fab)
+    files[output_name("leaf4", "eos")] = files[output_name("leaf4", "eos")].replace("mtu 9214", "mtu 1500")
+    write_outputs({k: v for k, v in files.items() if k != output_name("spine2", "junos")}, configs)
     drep = tmp_path / "drift.json"
-    drep.write_text(json.dumps({"devices": [{"device": n, "status": "drift" if n == "spine2" else "in_sync"}
-                                            for n in fab.devices]}))
+    drep.write_text(json.dumps(audit(fab, configs=configs).to_dict()))
     lldp = save(fab, tmp_path / "lldp")
     report = cabling_offline(fab, lldp)
     snaps, unread = link_counters_offline(fab, counters, [d.device for d in report.devices])
@@ -234,8 +240,9 @@ def test_health_and_drift_reports_join_each_link_verdict(fab: Fabric, tmp_path: 
     by = {li.a: li for li in report.links}
     li = by["leaf1:Ethernet49"]
     assert li.parts["health"] == {"status": "fail", "a": "fail", "b": "ok"} and li.status == "fail"
-    assert by["leaf1:Ethernet50"].parts["drift"] == {"status": "fail", "a": "ok", "b": "fail"}
-    assert by["leaf4:Ethernet49"].parts["drift"]["status"] == "ok"
+    assert by["leaf1:Ethernet50"].parts["drift"] == {"status": "unknown", "a": "ok", "b": "unknown"}
+    assert by["leaf4:Ethernet49"].parts["drift"] == {"status": "fail", "a": "fail", "b": "ok"}
+    assert by["gpu1:eth0"].parts["drift"] == {"status": "ok", "a": "ok", "b": "ok"}
     assert by["leaf4:Ethernet49"].parts["health"]["status"] == "ok"
     assert report.joined == {"health": str(hrep), "drift": str(drep)}
 
