@@ -17,9 +17,9 @@ from roceconf.cabling.collect import cabling_offline, link_counters_offline, wit
 from roceconf.cabling.linkhealth import judge, tiers
 from roceconf.cabling.report import FORMATS, format_report
 from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
-from roceconf.drift.audit import audit
 from roceconf.counters.hostnic import with_end
 from roceconf.counters.model import PortCounters, Snapshot
+from roceconf.drift.audit import audit
 from roceconf.health.collect import SAVED_SUFFIX, health_offline
 from roceconf.health.report import format_report as health_format
 from roceconf.intent import Fabric
