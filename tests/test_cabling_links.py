@@ -91,7 +91,7 @@ def test_healthy_counters_give_no_finding_and_what_is_not_read_stays_unknown(fab
     for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
         assert end(report, host, port) == {"fcs": "ok", "fec": "unknown", "flaps": "ok"}
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
-    assert why == "carrier_transitions not read (nxos: see docs/cabling.md)"
+    assert why == "carrier_transitions not in nxos's answers (what each platform reads: docs/cabling.md)"
     assert "nvue reads no link counters" in report.link.ends[("leaf2", "swp31")].checks["fcs"].reason
     # no link has every check read on both ends: none is ok, each is unknown and the run exits 3, never 0
     assert {li.status for li in report.links} == {"unknown"}
@@ -144,8 +144,20 @@ def test_ecmp_imbalance_names_the_hot_member_and_an_unread_group_is_unknown(fab:
     assert round(g["leaf1"].cv, 3) == 0.6
     assert g["leaf2"].status == "unknown"  # NVUE: no byte counters read
     msg = report.findings[0].message
-    assert "Ethernet50 sends 5000.0 MB/s, 1.60x the mean" in msg and "RC213" in msg
+    assert "Ethernet50 sends 5000.0 MB/s, 1.60x the mean" in msg
+    assert msg.endswith("; roceconf check finds no hash polarization (RC213)")  # the lab's tiers have own seeds
     assert report.findings[0].severity == "warning"
+
+
+def test_ecmp_imbalance_mentions_the_static_hash_polarization_where_check_finds_it(tmp_path: Path) -> None:
+    intent = tmp_path / "intent.yml"
+    intent.write_text(LAB_INTENT.read_text().replace("ecmp: {seed: 25}", "ecmp: {seed: 10}"))  # spines = leaves
+    polarized = load_valid(intent)
+    report = run(polarized, tmp_path, {"leaf4": [Scenario("ecmp-imbalance", "Ethernet49")]})
+    assert keyed(report) == [("RC520", "leaf4", "Ethernet49")]
+    assert report.findings[0].message.endswith(
+        "; roceconf check: RC213 tiers leaf, spine (leaf2, spine1) hash on "
+        "['dst_ip', 'dst_port', 'src_ip', 'src_port'] with seed 10")
 
 
 def test_tiers_come_from_the_intent_links(fab: Fabric) -> None:

@@ -138,7 +138,7 @@ def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkT
         elif seen:
             why = f"{counter} was not read in two consecutive samples with valid times"
         else:
-            why = f"{counter} not read ({platform}: see docs/cabling.md)"
+            why = f"{counter} not in {platform}'s answers (what each platform reads: docs/cabling.md)"
         return Check("unknown", reason=why)
     if name == "flaps":
         n = sum(r * dt for r, dt in rates)
