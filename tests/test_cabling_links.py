@@ -277,6 +277,12 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     root = etree.fromstring((tmp_path / "report.junit").read_bytes())
     assert schema.validate(root), schema.error_log
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC510')]/failure")
+    text = (tmp_path / "report.text").read_text()
+    assert "link leaf2:swp32 - spine2:et-0/0/1: fail: link health fail:" in text
+    # the unknown links are counted by cause, not listed one by one
+    assert "15 link(s) unknown (each is listed in the JSON and Markdown reports): " in text
+    assert "fec unknown: fec_uncorrectable not in eos's answers (what each platform reads: docs/cabling.md) " \
+        "(8 link(s))" in text
     # a rule that could not be judged is an error case, never a pass
     assert root.xpath("//testsuite[@name='leaf2']/testcase[starts-with(@name,'RC510')]/error")
     # a rule that does not apply (a spine has no next tier) is skipped, not passed

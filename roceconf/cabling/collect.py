@@ -135,7 +135,7 @@ def cabling_offline(fab: Fabric, directory: str | Path, *, device: str | list[st
 def no_link_reader(dev: DeviceSpec) -> str | None:
     """Why a device's link counters cannot be read at all (its platform reads none), or None."""
     if platforms.counters(dev.platform).link_commands is None:
-        return f"{dev.platform} reads no link counters (no primary source for them: docs/cabling.md)"
+        return f"{dev.platform} reads no link counters (docs/cabling.md says why)"
     return None
 
 

@@ -7,6 +7,7 @@ a terminal sequence or invalid XML.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from roceconf.cabling.rules import ALL, LINK_RULES, R_UNREAD
@@ -57,14 +58,42 @@ def link_why(li: LinkVerdict) -> str:
     return "; ".join(out)
 
 
+def _unknown_causes(li: LinkVerdict) -> set[str]:
+    """Why a link is unknown, one phrase per cause (not naming the link), to count them across links."""
+    out: set[str] = set()
+    for part, v in (li.parts or {}).items():
+        st = v if isinstance(v, str) else v["status"]
+        if st == "ok" or st == "fail":
+            continue
+        if part == "link_health":
+            for k in ("a", "b"):
+                e = v[k]
+                if e is None:
+                    out.add("link health: an end not judged")
+                    continue
+                out.update(f"{name} unknown: {c['reason']}" for name, c in e["checks"].items()
+                           if c["status"] == "unknown")
+        else:
+            out.add(f"{part} unknown")
+    return out
+
+
 def to_text(report: CablingReport) -> str:
     out = [plain(f"roceconf cabling: {report.intent} ({report.source})")]
     for f in report.findings:
         out.append(plain(f"{f.device}:{f.port or '-'}: {f.severity}[{f.rule}]: {f.message}"))
     if report.link is not None:
+        unknown: Counter[str] = Counter()
         for li in report.links:
-            if li.status != "ok":
+            if li.status == "fail":
                 out.append(plain(f"link {li.a} - {li.b}: {li.status}: {link_why(li)}"))
+            elif li.status == "unknown":
+                unknown.update(_unknown_causes(li))
+        if unknown:
+            n = sum(li.status == "unknown" for li in report.links)
+            top = "; ".join(f"{why} ({k} link(s))" for why, k in unknown.most_common(6))
+            more = f"; and {len(unknown) - 6} other cause(s)" if len(unknown) > 6 else ""
+            out.append(plain(f"{n} link(s) unknown (each is listed in the JSON and Markdown reports): {top}{more}"))
         for g in report.link.groups:
             if g.status == "unknown":
                 out.append(plain(f"ECMP {g.device} (tier {g.tier} -> {g.tier + 1}): unknown: {g.reason}"))
