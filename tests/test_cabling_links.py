@@ -317,3 +317,21 @@ def test_cli_link_options_bad_input_is_one_line_exit_2(fab: Fabric, tmp_path: Pa
         proc = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_prometheus_exposition_parses_and_never_samples_what_was_not_judged(fab: Fabric, tmp_path: Path) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    report = run(fab, tmp_path, {"spine2": [Scenario("crc", "et-0/0/1")],
+                                 "leaf1": [Scenario("ecmp-imbalance", "Ethernet50")]})
+    fams = {f.name: f for f in text_string_to_metric_families(format_report(report, "prometheus"))}
+    one = {tuple(sorted(s.labels.items())): s.value for s in fams["roceconf_cabling_link_status"].samples}
+    assert one[(("a", "leaf2:swp32"), ("b", "spine2:et-0/0/1"), ("status", "fail"))] == 1.0
+    assert one[(("a", "leaf2:swp32"), ("b", "spine2:et-0/0/1"), ("status", "ok"))] == 0.0
+    found = {(s.labels["device"], s.labels["port"], s.labels["rule"]) for s in fams["roceconf_cabling_finding"].samples}
+    assert found == {("spine2", "et-0/0/1", "RC510"), ("leaf1", "Ethernet50", "RC520")}
+    checks = {(s.labels["device"], s.labels["port"], s.labels["check"]): s.labels["status"]
+              for s in fams["roceconf_cabling_link_check"].samples if s.value == 1.0}
+    assert checks[("spine2", "et-0/0/1", "fcs")] == "finding" and checks[("leaf2", "swp32", "fcs")] == "unknown"
+    ratio = {s.labels["device"]: s.value for s in fams["roceconf_cabling_ecmp_max_over_mean"].samples}
+    assert set(ratio) == {"leaf1", "leaf4"} and round(ratio["leaf1"], 3) == 1.6  # leaf2/leaf3 unknown: no sample

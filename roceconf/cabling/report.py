@@ -1,4 +1,4 @@
-"""The cabling report as text, JSON, Markdown and JUnit (the shared writers of ``roceconf.reports``).
+"""The cabling report as text, JSON, Markdown, JUnit and Prometheus (the shared writers of ``roceconf.reports``).
 
 Device text (system names, port IDs) is escaped by the writer of each format: it can never become markup,
 a terminal sequence or invalid XML.
@@ -209,11 +209,17 @@ def _link_case(report: CablingReport, device: str, rule: str) -> tuple[str, str]
     return "error", "; ".join(why[:3]) + (f" (and {len(why) - 3} more)" if len(why) > 3 else "")
 
 
-FORMATS = {"text": to_text, "json": to_json, "junit": to_junit, "markdown": to_markdown}
+def to_prometheus(report: CablingReport) -> str:
+    from roceconf.cabling.prometheus import exposition
+
+    return exposition(report)
+
+
+FORMATS = {"text": to_text, "json": to_json, "junit": to_junit, "markdown": to_markdown, "prometheus": to_prometheus}
 
 
 def format_report(report: CablingReport, fmt: str) -> str:
     return FORMATS[fmt](report)
 
 
-__all__ = ["FORMATS", "format_report", "to_json", "to_junit", "to_markdown", "to_text"]
+__all__ = ["FORMATS", "format_report", "to_json", "to_junit", "to_markdown", "to_prometheus", "to_text"]
