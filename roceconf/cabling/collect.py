@@ -132,11 +132,10 @@ def cabling_offline(fab: Fabric, directory: str | Path, *, device: str | list[st
 
 
 # ------------------------------------------------------------------------------------------- link counters
-def no_link_reader(dev: DeviceSpec) -> str | None:
-    """Why a device's link counters cannot be read at all (its platform reads none), or None."""
-    if platforms.counters(dev.platform).link_commands is None:
-        return f"{dev.platform} reads no link counters (docs/cabling.md says why)"
-    return None
+def no_link_reader(dev: DeviceSpec) -> bool:
+    """The device's platform reads no link counter at all (``CounterSpec.link_reads`` empty): it is not asked,
+    has no samples and every link check of it is n/a (RC519), not unknown."""
+    return not platforms.counters(dev.platform).link_reads
 
 
 def link_counters_live(
@@ -153,13 +152,14 @@ def link_counters_live(
 ) -> tuple[dict[str, list[Snapshot]], dict[str, str]]:
     """Sample the link counter commands of ``names`` ``samples`` times ``interval`` apart (health's sampling):
     (device -> snapshots, device -> why not read). ``save_dir`` gets ``<device>.counters.json`` as health's
-    ``--save-counters`` writes it, for ``--counters``."""
+    ``--save-counters`` writes it, for ``--counters``. A device whose platform reads no link counter has no
+    snapshots (an empty list)."""
     unread: dict[str, str] = {}
+    snaps: dict[str, list[Snapshot]] = {}
     todo = []
     for n in names:
-        why = no_link_reader(fab.devices[n])
-        if why:
-            unread[n] = why
+        if no_link_reader(fab.devices[n]):
+            snaps[n] = []
         else:
             todo.append(n)
 
@@ -180,7 +180,6 @@ def link_counters_live(
     per_read = timeout * (retries + 1) * 3 + 5 * (retries + 1)
     got = run_pool(todo, one, workers=workers, deadline=per_read * samples + interval * (samples - 1), hung=hung,
                    prefix="roceconf-cabling-counters")
-    snaps: dict[str, list[Snapshot]] = {}
     for n in todo:
         r, dev = got[n], fab.devices[n]
         if r.error:
@@ -199,7 +198,8 @@ def link_counters_offline(
     fab: Fabric, directory: str | Path, names: list[str]
 ) -> tuple[dict[str, list[Snapshot]], dict[str, str]]:
     """The saved ``DIR/<device>.counters.json`` of ``names`` (written by ``health --save-counters`` or
-    ``cabling --save-counters``): (device -> snapshots, device -> why not read)."""
+    ``cabling --save-counters``): (device -> snapshots, device -> why not read). A device whose platform reads
+    no link counter needs no file (no snapshots)."""
     d = Path(directory)
     if not d.is_dir():
         raise CollectError(f"{directory}: not a directory", retry=False)
@@ -207,9 +207,8 @@ def link_counters_offline(
     unread: dict[str, str] = {}
     for n in names:
         dev = fab.devices[n]
-        why = no_link_reader(dev)
-        if why:
-            unread[n] = why
+        if no_link_reader(dev):
+            snaps[n] = []
             continue
         try:
             snaps[n] = load_saved_counters(d / (n + COUNTERS_SUFFIX), dev)

@@ -1,11 +1,13 @@
 """One verdict per intent link: LLDP cabling, the link health of both ends and, where their reports are given,
 both ends' ``health`` and ``drift`` status.
 
-Each part of a link is ``ok``, ``fail`` or ``unknown``; the link is ``fail`` when a part fails, ``ok`` when
+Each part of a link is ``ok``, ``fail`` or ``unknown`` (link health also ``n/a``); the link is ``fail`` when a part fails, ``ok`` when
 every part that was asked for is ok, else ``unknown`` (a part not read is never taken for ok).
 
 * cabling: the LLDP verdict (:mod:`.verdict`);
-* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps); the link's is the worse end's;
+* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps); the link's is the worse end's, an
+  ``n/a`` end (no check observable on its platform, RC519) left out; ``n/a`` when both ends are, and then the
+  part is left out of the link's verdict;
 * health (``--health REPORT.json``, a ``roceconf health --format json`` report): an end is ``fail`` when the
   report has findings on that port, ``ok`` when its device was judged and the port is listed without
   findings, ``unknown`` otherwise (device absent, unknown, or port not judged);
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from roceconf import jsontext, limits
-from roceconf.cabling.linkhealth import LinkHealth
+from roceconf.cabling.linkhealth import NA, LinkHealth
 from roceconf.cabling.verdict import CablingReport, Finding
 from roceconf.drift.collect import CollectError
 from roceconf.inputfile import InputFileError, read_text
@@ -28,9 +30,14 @@ from roceconf.names import natural_key
 
 
 def worst(states: list[str]) -> str:
+    """``fail`` if any, ``ok`` when every state is ok, ``n/a`` when every state is n/a (not observable), else
+    ``unknown``; ``n/a`` states are left out (an empty list is unknown: nothing judged is never ok)."""
     if "fail" in states:
         return "fail"
-    return "ok" if states and all(s == "ok" for s in states) else "unknown"
+    seen = [s for s in states if s != NA]
+    if not seen:
+        return NA if states else "unknown"
+    return "ok" if all(s == "ok" for s in seen) else "unknown"
 
 
 def _load(path: str | Path, what: str) -> list[dict[str, Any]]:
@@ -107,7 +114,7 @@ def attach(
             "cabling": cab,
             "link_health": {"status": worst(lh), "a": ea.to_dict() if ea else None, "b": eb.to_dict() if eb else None},
         }
-        states = [cab, worst(lh)]
+        states = [cab, worst(lh)]  # link health n/a on both ends: the verdict is the other parts'
         if hs is not None:
             h = [end_health(hs, ad, ap), end_health(hs, bd, bp)]
             parts["health"] = {"status": worst(h), "a": h[0], "b": h[1]}

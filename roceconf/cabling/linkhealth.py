@@ -1,15 +1,20 @@
 """Link health (RC510-RC512) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
 
-Each end of every intent link is judged on three checks, each ``ok``, ``finding`` or ``unknown`` (with the
-reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps`` (carrier
-transitions, RC512). A check is judged on the rates between consecutive samples of that port; a counter the
-platform does not read, a device not read, a single sample or a counter that went backwards leaves the check
-``unknown`` - never ``ok``.
+Each end of every intent link is judged on three checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
+the reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps``
+(carrier transitions, RC512). A check is judged on the rates between consecutive samples of that port.
+
+A check whose counter the platform never reads (``CounterSpec.link_reads``: no sourced counter) is ``n/a``:
+not observable there, said once per platform and check (RC519, :func:`not_observable`), and left out of the
+end's status. A check the platform does read but that could not be judged - the device not read, a single
+sample, the counter missing from the answers, invalid times, a counter that went backwards - is ``unknown``,
+never ``ok``. An end is ``fail`` on a finding, ``ok`` when every observable check is ok, ``n/a`` when it has no
+observable check at all, else ``unknown``.
 
 ECMP: the tiers come from the intent's links (hosts are tier 0, a switch linked to a host tier 1, a switch
 linked to tier 1 only tier 2, ...). The links of a switch toward the next tier up form its ECMP group; the
 bytes each member sends (``tx_octets``) per second are compared (max / mean and coefficient of variation).
-A member not read makes its group ``unknown``.
+A group is ``n/a`` where the platform does not read bytes sent; a member not read makes it ``unknown``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from roceconf.cabling.rules import DEFAULT, R_ECMP, R_FCS, R_FEC, R_FLAP, LinkThresholds
+from roceconf import platforms
+from roceconf.cabling.rules import DEFAULT, R_ECMP, R_FCS, R_FEC, R_FLAP, R_NOT_OBSERVABLE, LinkThresholds
 from roceconf.counters.model import Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
@@ -31,11 +37,25 @@ CHECKS: dict[str, tuple[str, Rule]] = {
     "fec": ("fec_uncorrectable", R_FEC),
     "flaps": ("carrier_transitions", R_FLAP),
 }
+#: the counter the ECMP check (RC520) needs
+ECMP_COUNTER = "tx_octets"
+#: the statuses of a check or an ECMP group, in the order reports list them
+STATUSES = ("ok", "finding", "unknown", "n/a")
+NA = "n/a"
+
+
+def link_reads(platform: str) -> frozenset[str]:
+    """The link counters the platform's parser reads (its ``CounterSpec.link_reads``)."""
+    return platforms.counters(platform).link_reads
+
+
+def na_reason(platform: str, counter: str) -> str:
+    return f"not observable on {platform}: no sourced counter ({counter} is not read; docs/cabling.md)"
 
 
 @dataclass
 class Check:
-    status: str  # ok | finding | unknown
+    status: str  # ok | finding | unknown | n/a
     #: the highest rate per second over the intervals (flaps: the transitions counted), None when unknown
     value: float | None = None
     reason: str | None = None
@@ -53,10 +73,13 @@ class EndHealth:
 
     @property
     def status(self) -> str:
-        """``fail`` on any finding, ``ok`` when every check is ok, else ``unknown``."""
-        states = {c.status for c in self.checks.values()}
+        """``fail`` on any finding, ``ok`` when every observable check is ok, ``n/a`` when no check is
+        observable on the platform, else ``unknown``."""
+        states = {c.status for c in self.checks.values()} - {NA}
         if "finding" in states:
             return "fail"
+        if not states:
+            return NA
         return "ok" if states == {"ok"} else "unknown"
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,7 +92,7 @@ class EcmpGroup:
     tier: int
     #: member port -> (peer device, bytes sent per second or None when not read)
     members: dict[str, tuple[str, float | None]]
-    status: str = "unknown"  # ok | finding | unknown
+    status: str = "unknown"  # ok | finding | unknown | n/a
     reason: str | None = None
     max_over_mean: float | None = None
     cv: float | None = None
@@ -96,12 +119,40 @@ class LinkFinding:
 
 
 @dataclass
+class NotObservable:
+    """RC519: a check no end (or ECMP group) of the platform can be judged on: the platform reads no sourced
+    counter for it. One per platform and check."""
+
+    platform: str
+    check: str  # fcs | fec | flaps | ecmp
+    counter: str
+    #: devices of the report with an end (or ECMP group) of the platform
+    devices: list[str]
+    #: ends (ECMP: groups) concerned
+    count: int
+
+    @property
+    def message(self) -> str:
+        what = "ECMP group(s)" if self.check == "ecmp" else "link end(s)"
+        return (f"{self.check} is not observable on {self.platform}: no sourced counter ({self.counter} is not "
+                f"read); n/a on {self.count} {what} of {', '.join(self.devices[:5])}"
+                + (f" and {len(self.devices) - 5} more device(s)" if len(self.devices) > 5 else ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": R_NOT_OBSERVABLE.id, "severity": R_NOT_OBSERVABLE.severity, "platform": self.platform,
+                "check": self.check, "counter": self.counter, "devices": self.devices, "count": self.count,
+                "message": self.message}
+
+
+@dataclass
 class LinkHealth:
     ends: dict[tuple[str, str], EndHealth]
     groups: list[EcmpGroup]
     findings: list[LinkFinding]
     #: device -> why its counters could not be read
     unread: dict[str, str]
+    #: RC519: the checks not observable, per platform and check
+    not_observable: list[NotObservable] = field(default_factory=list)
 
 
 def _rates(snaps: list[Snapshot], port: str, counter: str) -> tuple[list[tuple[float, float]], bool, bool]:
@@ -129,6 +180,8 @@ def _rates(snaps: list[Snapshot], port: str, counter: str) -> tuple[list[tuple[f
 
 def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkThresholds) -> Check:
     counter, _rule = CHECKS[name]
+    if counter not in link_reads(platform):
+        return Check(NA, reason=na_reason(platform, counter))
     if len(snaps) < 2:
         return Check("unknown", reason=f"{len(snaps)} sample(s): rates need two")
     rates, seen, reset = _rates(snaps, port, counter)
@@ -138,7 +191,7 @@ def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkT
         elif seen:
             why = f"{counter} was not read in two consecutive samples with valid times"
         else:
-            why = f"{counter} not in {platform}'s answers (what each platform reads: docs/cabling.md)"
+            why = f"{counter} missing from {platform}'s answers for this port (the platform reads it)"
         return Check("unknown", reason=why)
     if name == "flaps":
         n = sum(r * dt for r, dt in rates)
@@ -191,12 +244,16 @@ def _groups(fab: Fabric, snaps: dict[str, list[Snapshot]], unread: dict[str, str
         if len(members) < 2:
             continue
         ss = snaps.get(dev, [])
-        rates = {p: (members[p], _mean_rate(ss, p, "tx_octets") if ss else None)
+        platform = fab.devices[dev].platform
+        observable = ECMP_COUNTER in link_reads(platform)
+        rates = {p: (members[p], _mean_rate(ss, p, ECMP_COUNTER) if ss and observable else None)
                  for p in sorted(members, key=natural_key)}
         g = EcmpGroup(dev, tier[dev], rates)
         vals = [v for _peer, v in rates.values()]
         missing = [p for p, (_peer, v) in rates.items() if v is None]
-        if dev in unread:
+        if not observable:
+            g.status, g.reason = NA, na_reason(platform, ECMP_COUNTER)
+        elif dev in unread:
             g.reason = f"counters not read: {unread[dev]}"
         elif missing:
             g.reason = f"bytes sent not read on {', '.join(missing)}"
@@ -234,8 +291,12 @@ def judge(
             platform = fab.devices[me.device].platform
             eh = EndHealth(me.device, me.port)
             for name in CHECKS:
-                if me.device in unread:
+                counter = CHECKS[name][0]
+                if me.device in unread and counter in link_reads(platform):
                     eh.checks[name] = Check("unknown", reason=f"counters not read: {unread[me.device]}")
+                    continue
+                if me.device in unread:
+                    eh.checks[name] = Check(NA, reason=na_reason(platform, counter))
                     continue
                 c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
                 if c.status != "finding":
@@ -262,7 +323,31 @@ def judge(
             static = polarization(g.device)
             msg += f"; roceconf check: {static}" if static else "; roceconf check finds no hash polarization (RC213)"
         findings.append(LinkFinding(R_ECMP, g.device, hot, msg, f"{g.max_over_mean:.2f}"))
-    return LinkHealth(ends, groups, findings, dict(unread))
+    return LinkHealth(ends, groups, findings, dict(unread), not_observable(fab, ends, groups))
 
 
-__all__ = ["CHECKS", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "judge", "tiers"]
+def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: list[EcmpGroup]) -> list[NotObservable]:
+    """One RC519 note per platform and check that is ``n/a`` on the report's ends (or ECMP groups)."""
+    seen: dict[tuple[str, str], tuple[list[str], int]] = {}
+
+    def add(platform: str, check: str, device: str) -> None:
+        devs, n = seen.get((platform, check), ([], 0))
+        if device not in devs:
+            devs.append(device)
+        seen[(platform, check)] = (devs, n + 1)
+
+    for (dev, _port), e in ends.items():
+        for name, c in e.checks.items():
+            if c.status == NA:
+                add(fab.devices[dev].platform, name, dev)
+    for g in groups:
+        if g.status == NA:
+            add(fab.devices[g.device].platform, "ecmp", g.device)
+    order = [*CHECKS, "ecmp"]
+    counter = {**{k: c for k, (c, _r) in CHECKS.items()}, "ecmp": ECMP_COUNTER}
+    return [NotObservable(p, k, counter[k], sorted(devs, key=natural_key), n)
+            for (p, k), (devs, n) in sorted(seen.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])))]
+
+
+__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
+           "judge", "link_reads", "na_reason", "not_observable", "tiers"]

@@ -4,9 +4,12 @@ textfile-collector file, as ``health --format prometheus`` writes one.
 * ``roceconf_cabling_link_status{a,b,status}``: 1 for the link's verdict (``ok``, ``fail``, ``unknown``), 0 for
   the others;
 * ``roceconf_cabling_finding{device,port,rule,severity}`` = 1 per finding;
-* with link counters: ``roceconf_cabling_link_check{device,port,check,status}`` (1 for each end's check status),
-  ``roceconf_cabling_ecmp_max_over_mean{device}`` and ``roceconf_cabling_ecmp_cv{device}`` (judged groups only:
-  an unknown group has no sample, never 0), ``roceconf_cabling_ecmp_status{device,status}``;
+* with link counters: ``roceconf_cabling_link_check{device,port,check,status}`` (1 for each end's check status
+  ``ok``, ``finding`` or ``unknown``, 0 for the others; a check not observable on the platform, n/a, has no
+  sample at all), ``roceconf_cabling_ecmp_max_over_mean{device}`` and ``roceconf_cabling_ecmp_cv{device}`` (judged
+  groups only: an unknown group has no sample, never 0), ``roceconf_cabling_ecmp_status{device,status}`` (no
+  sample for an n/a group), ``roceconf_cabling_not_observable{platform,check}`` = 1 per check not observable on
+  a platform (RC519);
 * ``roceconf_cabling_device_read{device,platform}``: 1 when the device's LLDP neighbours were read.
 """
 
@@ -52,6 +55,8 @@ class CablingCollector(Collector):
                                    labels=["device", "port", "check", "status"])
         for (dev, port), e in r.link.ends.items():
             for name, c in e.checks.items():
+                if c.status == "n/a":
+                    continue  # not observable on the platform: no sample (roceconf_cabling_not_observable says so)
                 for s in ("ok", "finding", "unknown"):
                     checks.add_metric([dev, port, name, s], 1.0 if c.status == s else 0.0)
         yield checks
@@ -65,11 +70,19 @@ class CablingCollector(Collector):
             if g.max_over_mean is not None and g.cv is not None:
                 mm.add_metric([g.device], g.max_over_mean)
                 cv.add_metric([g.device], g.cv)
+            if g.status == "n/a":
+                continue
             for s in ("ok", "finding", "unknown"):
                 st.add_metric([g.device, s], 1.0 if g.status == s else 0.0)
         yield mm
         yield cv
         yield st
+        na = GaugeMetricFamily("roceconf_cabling_not_observable",
+                               "1 per link check not observable on a platform: no sourced counter (RC519)",
+                               labels=["platform", "check"])
+        for n in r.link.not_observable:
+            na.add_metric([n.platform, n.check], 1.0)
+        yield na
 
 
 def exposition(report: CablingReport) -> str:

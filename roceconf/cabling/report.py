@@ -1,5 +1,10 @@
 """The cabling report as text, JSON, Markdown, JUnit and Prometheus (the shared writers of ``roceconf.reports``).
 
+A link check not observable on a platform is ``n/a`` in every format, never ``ok`` nor ``unknown``: text and
+Markdown say so once per platform and check (RC519) and name the ends with no observable check at all, JSON
+has it on each check and in ``not_observable``, JUnit skips the rule's case with the reason, Prometheus writes
+no status sample for it (``roceconf_cabling_not_observable{platform,check}`` says which).
+
 Device text (system names, port IDs) is escaped by the writer of each format: it can never become markup,
 a terminal sequence or invalid XML.
 """
@@ -10,7 +15,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from roceconf.cabling.rules import ALL, LINK_RULES, R_UNREAD
+from roceconf.cabling.rules import ALL, LINK_RULES, R_NOT_OBSERVABLE, R_UNREAD
 from roceconf.cabling.verdict import CablingReport, LinkVerdict
 from roceconf.reports import junit
 from roceconf.reports.escape import plain
@@ -28,12 +33,12 @@ def _summary(report: CablingReport) -> str:
 
 
 def _end_why(end: dict[str, Any] | None) -> list[str]:
-    """The checks of one end that are not ok, in words."""
+    """The checks of one end that are neither ok nor n/a, in words."""
     if end is None:
         return ["not judged"]
     by: dict[tuple[str, str], list[str]] = {}
     for k, c in end["checks"].items():
-        if c["status"] != "ok":
+        if c["status"] not in ("ok", "n/a"):
             by.setdefault((c["status"], c.get("reason") or ""), []).append(k)
     return [f"{', '.join(ks)} {st}" + (f" ({why})" if why else "") for (st, why), ks in by.items()]
 
@@ -45,11 +50,11 @@ def link_why(li: LinkVerdict) -> str:
     out = []
     for part, v in li.parts.items():
         st = v if isinstance(v, str) else v["status"]
-        if st == "ok":
+        if st in ("ok", "n/a"):
             continue
         if part == "link_health":
             ends = [f"{name} {', '.join(_end_why(v[k]))}" for k, name in (("a", li.a), ("b", li.b))
-                    if v[k] is None or v[k]["status"] != "ok"]
+                    if v[k] is None or v[k]["status"] not in ("ok", "n/a")]
             out.append(f"link health {st}: " + "; ".join(ends))
         elif isinstance(v, dict):
             out.append(f"{part} {st} (a {v['a']}, b {v['b']})")
@@ -63,7 +68,7 @@ def _unknown_causes(li: LinkVerdict) -> set[str]:
     out: set[str] = set()
     for part, v in (li.parts or {}).items():
         st = v if isinstance(v, str) else v["status"]
-        if st == "ok" or st == "fail":
+        if st in ("ok", "fail", "n/a"):
             continue
         if part == "link_health":
             for k in ("a", "b"):
@@ -76,6 +81,17 @@ def _unknown_causes(li: LinkVerdict) -> set[str]:
         else:
             out.add(f"{part} unknown")
     return out
+
+
+def blind_ends(report: CablingReport) -> list[tuple[str, list[str], int]]:
+    """(platform, its devices, ends) for the ends with no observable link check at all (link health n/a)."""
+    by: dict[str, tuple[list[str], int]] = {}
+    platform = {d.device: d.platform for d in report.devices}
+    for (dev, _port), e in report.link.ends.items():
+        if e.status == "n/a":
+            devs, k = by.get(platform.get(dev, "?"), ([], 0))
+            by[platform.get(dev, "?")] = (devs if dev in devs else [*devs, dev], k + 1)
+    return [(p, devs, k) for p, (devs, k) in sorted(by.items())]
 
 
 def to_text(report: CablingReport) -> str:
@@ -97,6 +113,11 @@ def to_text(report: CablingReport) -> str:
         for g in report.link.groups:
             if g.status == "unknown":
                 out.append(plain(f"ECMP {g.device} (tier {g.tier} -> {g.tier + 1}): unknown: {g.reason}"))
+        for n in report.link.not_observable:
+            out.append(plain(f"{n.platform}: {R_NOT_OBSERVABLE.severity}[{R_NOT_OBSERVABLE.id}]: {n.message}"))
+        for platform, devs, k in blind_ends(report):
+            out.append(plain(f"{platform}: link health n/a on {k} link end(s) of {', '.join(devs)}: no link check "
+                             f"is observable on {platform} (RC519)"))
     out.append(_summary(report))
     return "\n".join(out) + "\n"
 
@@ -127,8 +148,11 @@ def to_markdown(report: CablingReport) -> str:
     return "\n".join(out) + "\n"
 
 
+ICON = {"ok": "✅", "fail": "❌", "unknown": "❓", "n/a": "➖"}
+
+
 def _md_links(report: CablingReport) -> list[str]:
-    icon = {"ok": "✅", "fail": "❌", "unknown": "❓"}
+    icon = ICON
     parts = ["cabling", "link_health", *report.joined]
     out = ["", "## Links", "", "| link | verdict | " + " | ".join(p.replace("_", " ") for p in parts) + " | why |",
            "|" + "---|" * (len(parts) + 3)]
@@ -137,7 +161,8 @@ def _md_links(report: CablingReport) -> list[str]:
         for p in parts:
             v = (li.parts or {}).get(p, "unknown")
             st = v if isinstance(v, str) else v["status"]
-            cells.append(f"{icon[st]} {st}")
+            na = [k for k in ("a", "b") if p == "link_health" and st != "n/a" and (v[k] or {}).get("status") == "n/a"]
+            cells.append(f"{icon[st]} {st}" + "".join(f" ({k} n/a)" for k in na))
         out.append(f"| {md_cell(li.a + ' - ' + li.b)} | {icon[li.status]} {li.status} | " + " | ".join(cells)
                    + f" | {md_cell(link_why(li) or '-')} |")
     if report.link.groups:
@@ -149,6 +174,17 @@ def _md_links(report: CablingReport) -> list[str]:
             st = {"finding": "fail"}.get(g.status, g.status)
             out.append(f"| {md_cell(g.device)} | {g.tier} | {len(g.members)} | {mm} | {cv} | {icon[st]} {g.status}"
                        + (f": {md_cell(g.reason)}" if g.reason else "") + " |")
+    if report.link.not_observable:
+        out += ["", f"## Not observable ({R_NOT_OBSERVABLE.id}, {R_NOT_OBSERVABLE.severity})", "",
+                "Each check below is ➖ n/a on its platform: no sourced counter is read there. It counts neither "
+                "as ok nor as unknown.", "", "| platform | check | counter | n/a on | devices |", "|---|---|---|---|---|"]
+        for n in report.link.not_observable:
+            what = "ECMP group(s)" if n.check == "ecmp" else "link end(s)"
+            out.append(f"| {md_cell(n.platform)} | {n.check} | {n.counter} | {n.count} {what} | "
+                       f"{md_cell(', '.join(n.devices))} |")
+        for platform, devs, k in blind_ends(report):
+            out.append(f"\n{md_cell(platform)}: link health ➖ n/a on {k} link end(s) of {md_cell(', '.join(devs))} "
+                       "(no link check is observable there).")
     return out
 
 
@@ -187,7 +223,8 @@ def to_junit(report: CablingReport) -> str:
 
 def _link_case(report: CablingReport, device: str, rule: str) -> tuple[str, str] | None:
     """How a link rule's case of a device ends when it is not judged on every end / group: ("error", why it
-    could not be judged), ("skipped", why it does not apply), or None (judged: pass or fail on its findings)."""
+    could not be judged), ("skipped", why it does not apply or is not observable on the platform, RC519), or None
+    (judged: pass or fail on its findings)."""
     from roceconf.cabling.linkhealth import CHECKS
 
     lh = report.link
@@ -198,11 +235,16 @@ def _link_case(report: CablingReport, device: str, rule: str) -> tuple[str, str]
         why = [g.reason or "" for g in mine if g.status == "unknown"]
         if not mine:
             return "skipped", "no ECMP group toward a next tier in the intent"
+        if all(g.status == "n/a" for g in mine):
+            return "skipped", f"{R_NOT_OBSERVABLE.id} n/a: {mine[0].reason}"
         return ("error", "; ".join(why)) if why else None
     check = next(k for k, (_c, r) in CHECKS.items() if r.id == rule)
     ends = {p: e for (dv, p), e in lh.ends.items() if dv == device}
     if not ends:
         return "skipped", "no link end of the intent on this device"
+    na = [e.checks[check] for e in ends.values() if e.checks[check].status == "n/a"]
+    if len(na) == len(ends):
+        return "skipped", f"{R_NOT_OBSERVABLE.id} n/a: {na[0].reason}"
     why = [f"{p}: {e.checks[check].reason}" for p, e in ends.items() if e.checks[check].status == "unknown"]
     if not why:
         return None

@@ -1,5 +1,5 @@
-"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC512 and ECMP balance
-RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
+"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC512 (RC519: a check
+the platform cannot observe) and ECMP balance RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
 rules (``roceconf.intent.rules.RULES``), so ``docs/rules.md`` lists them; docs/cabling.md says how each is decided
 and gives the thresholds (:class:`LinkThresholds`)."""
 
@@ -74,6 +74,15 @@ R_FLAP = rule(
     "check the optics, the cable and the port's logs at both ends; a link that keeps flapping must be drained",
     "a flap drops everything in flight, reroutes ECMP traffic and restarts PFC/ECN state on both ends",
 )
+R_NOT_OBSERVABLE = rule(
+    "RC519",
+    "info",
+    "Link check not observable on the platform: n/a",
+    "judge that check another way (the far end, the optics' own readings) until roceconf reads a sourced counter "
+    "for it on this platform (docs/cabling.md lists what each platform reads)",
+    "the platform's answers carry no counter roceconf has a primary source for: the check is not judged there, "
+    "said once per platform and check instead of an unknown on every link",
+)
 R_ECMP = rule(
     "RC520",
     "warning",
@@ -82,7 +91,8 @@ R_ECMP = rule(
     "one hot uplink congests (ECN marks, pauses) while the others idle: collectives run at the slowest link's pace",
 )
 
-#: the rules of the LLDP check, one JUnit case each (the link rules are written only where counters were given)
+#: the rules of the LLDP check, one JUnit case each (the link rules are written only where counters were given;
+#: RC519 is no case of its own: it is the reason a link rule's case is skipped)
 ALL: tuple[Rule, ...] = (R_MISSING, R_MISWIRED, R_UNEXPECTED, R_CROSSED_RAIL, R_WRONG_LEAF, R_UNREAD)
 LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_ECMP)
 

@@ -114,14 +114,15 @@ class CablingReport:
 
     @property
     def exit_code(self) -> int:
-        """0 every link confirmed, 1 findings, 3 something could not be read (nothing judged is never 0)."""
+        """0 every link confirmed, 1 findings, 3 something could not be read (nothing judged is never 0). A link
+        check or ECMP group not observable on its platform (n/a, RC519) is no finding and keeps nothing from 0."""
         if any(f.rule != R_UNREAD.id for f in self.findings):
             return 1
         if not self.links or any(d.status == "unknown" for d in self.devices):
             return 3
         if any(li.status != "ok" for li in self.links):
             return 3
-        if self.link is not None and any(g.status != "ok" for g in self.link.groups):
+        if self.link is not None and any(g.status not in ("ok", "n/a") for g in self.link.groups):
             return 3
         return 0
 
@@ -150,6 +151,7 @@ class CablingReport:
             "joined": self.joined,
             "link_health": [{"device": d, "port": p, **e.to_dict()} for (d, p), e in self.link.ends.items()],
             "counters_unread": self.link.unread,
+            "not_observable": [n.to_dict() for n in self.link.not_observable],
             "ecmp": [g.to_dict() for g in self.link.groups],
         }
 

@@ -34,6 +34,7 @@ LINK_NAMES = {
     "rx_bytes": "rx_octets",
     "tx_bytes": "tx_octets",
 }
+LINK_READS = frozenset(LINK_NAMES.values())
 LINK_SOURCE = (
     "Linux Documentation/ABI/testing/sysfs-class-net (carrier_changes) and sysfs-class-net-statistics "
     "(rx_crc_errors, rx_bytes, tx_bytes), read with grep -H (FILE:VALUE lines)"
@@ -236,6 +237,7 @@ def ethtool_and_hw_counters(
         transport="shell",
         link_commands=link_commands,
         link_sources={LINK_SYSFS: LINK_SOURCE},
+        link_reads=LINK_READS,
     )
 
 
@@ -243,6 +245,7 @@ __all__ = [
     "END_MARK",
     "ETHTOOL",
     "HW_COUNTERS",
+    "LINK_READS",
     "LINK_SYSFS",
     "answer_link",
     "link_commands",

@@ -232,7 +232,10 @@ class CounterSpec:
     * ``link_commands(ports)``: the commands whose answers carry the link counters (``LINK_COUNTERS``:
       FCS errors, FEC, carrier transitions, octets) that ``roceconf cabling`` samples; None where the platform
       reads none (no primary source for them: docs/cabling.md); ``parse`` reads their answers too;
-    * ``link_sources``: command -> the document or recording that defines the link counters read from it.
+    * ``link_sources``: command -> the document or recording that defines the link counters read from it;
+    * ``link_reads``: the link counters (``LINK_COUNTERS`` names) ``parse`` reads from those answers, each
+      defined by a source in ``link_sources``: a counter not listed is never read on the platform, so
+      ``roceconf cabling`` reports the checks that need it as not observable (RC519), not as unknown.
     """
 
     commands: Any
@@ -242,3 +245,12 @@ class CounterSpec:
     transport: str = "cli"
     link_commands: Any = None
     link_sources: dict[str, str] = field(default_factory=dict)
+    link_reads: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        bad = sorted(self.link_reads - LINK_COUNTERS.keys())
+        if bad:
+            raise ValueError(f"link_reads names no link counter: {', '.join(bad)}")
+        if bool(self.link_reads) != (self.link_commands is not None) or bool(self.link_reads) != bool(
+                self.link_sources):
+            raise ValueError("link_reads, link_commands and link_sources go together: all given or none")

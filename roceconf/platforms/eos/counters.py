@@ -38,6 +38,8 @@ ECN = "show qos interfaces ecn counters queue"
 COMMANDS = [PFC, WATCHDOG, QUEUES, ECN]
 LINK = "show interfaces"
 _READ = {*COMMANDS, VOQ, LINK}
+#: the link counters ``_link`` reads from ``show interfaces`` (its keys below)
+LINK_READS = frozenset({"fcs_errors", "carrier_transitions", "rx_octets", "tx_octets"})
 LINK_SOURCES = {
     LINK: "napalm's EOS test data, eAPI answer to show interfaces (interfaceCounters: inputErrorsDetail.fcsErrors, linkStatusChanges, inOctets, outOctets)",
 }
@@ -238,4 +240,5 @@ COUNTERS = CounterSpec(
     transport="eapi-json",
     link_commands=same_commands([LINK]),
     link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
 )

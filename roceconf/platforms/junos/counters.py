@@ -57,6 +57,7 @@ _LINK = {
     ("traffic-statistics", "output-bytes"): "tx_octets",
 }
 _PARENTS = {p for p, _e in _LINK}
+LINK_READS = frozenset(_LINK.values())
 LINK_SOURCES = {
     PFC: "py-junos-eznc's recorded RPC reply of show interfaces extensive (physical-interface: output-error-list/carrier-transitions, ethernet-mac-statistics/input-crc-errors, traffic-statistics/input-bytes, output-bytes)",
 }
@@ -341,4 +342,5 @@ COUNTERS = CounterSpec(
     transport="cli",
     link_commands=same_commands([PFC]),
     link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
 )

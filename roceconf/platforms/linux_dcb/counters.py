@@ -17,6 +17,7 @@ from typing import Any
 
 from roceconf.counters.hostnic import (
     ETHTOOL,
+    LINK_READS,
     LINK_SOURCE,
     LINK_SYSFS,
     answer_link,
@@ -205,4 +206,5 @@ COUNTERS = CounterSpec(
     transport="shell",
     link_commands=link_commands,
     link_sources={LINK_SYSFS: LINK_SOURCE},
+    link_reads=LINK_READS,
 )

@@ -37,6 +37,7 @@ LINK = "show interface | json"
 _BY_BASE = {c.replace(" | json", ""): c for c in (*COMMANDS, LINK)}
 #: ``show interface`` row key -> link counter
 _LINK = {"eth_crc": "fcs_errors", "eth_inbytes": "rx_octets", "eth_outbytes": "tx_octets"}
+LINK_READS = frozenset(_LINK.values())
 LINK_SOURCES = {
     LINK: "napalm's NX-OS test data, a Nexus 3548 answer to show interface | json (TABLE_interface/ROW_interface: eth_crc, eth_inbytes, eth_outbytes)",
 }
@@ -268,4 +269,5 @@ COUNTERS = CounterSpec(
     transport="cli",
     link_commands=same_commands([LINK]),
     link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
 )

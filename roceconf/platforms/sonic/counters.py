@@ -35,6 +35,9 @@ PFCWD = "show pfcwd stats"
 WATERMARK = "show queue watermark unicast"
 COMMANDS = [PFC, QUEUES, WRED, PG_DROP, PFCWD, WATERMARK]
 FEC = "show interfaces counters fec-stats"
+#: ``show interfaces counters fec-stats`` column -> link counter (``_fec_row``)
+FEC_COLUMNS = {"FEC_CORR": "fec_corrected", "FEC_UNCORR": "fec_uncorrectable"}
+LINK_READS = frozenset(FEC_COLUMNS.values())
 LINK_SOURCES = {
     FEC: "sonic-utilities tests/portstat_test.py intf_fec_counters: show interfaces counters fec-stats (IFACE, FEC_CORR, FEC_UNCORR)",
 }
@@ -161,7 +164,7 @@ def _fec_row(r: dict[str, str], ports: dict[str, PortCounters], backplane: set[s
     if BACKPLANE.fullmatch(name):
         backplane.add(name)
         return
-    for col, counter in (("FEC_CORR", "fec_corrected"), ("FEC_UNCORR", "fec_uncorrectable")):
+    for col, counter in FEC_COLUMNS.items():
         v = to_int(r.get(col, ""))
         if v is not None:
             ports.setdefault(name, PortCounters()).set_link(counter, v)
@@ -298,4 +301,5 @@ COUNTERS = CounterSpec(
     transport="cli",
     link_commands=same_commands([FEC]),
     link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
 )
