@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from roceconf import platforms
@@ -44,6 +45,7 @@ STATUSES = ("ok", "finding", "unknown", "n/a")
 NA = "n/a"
 
 
+@cache
 def link_reads(platform: str) -> frozenset[str]:
     """The link counters the platform's parser reads (its ``CounterSpec.link_reads``)."""
     return platforms.counters(platform).link_reads
