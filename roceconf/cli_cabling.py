@@ -119,5 +119,10 @@ def cabling(
     except CollectError as e:
         error(e)
         sys.exit(EXIT_INVALID)
-    _emit(format_report(report, fmt), output)
+    if fmt == "html":
+        from roceconf.reports import html
+
+        _emit(html.render(html.cabling_map(report, fab)), output)
+    else:
+        _emit(format_report(report, fmt), output)
     sys.exit(report.exit_code)

@@ -287,3 +287,59 @@ def test_values_are_escaped() -> None:
     # the findings table carries it as text, escaped; the page's script sets it as text only
     assert "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>" in page
     assert ".innerHTML" not in page
+
+
+def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path) -> None:
+    """`roceconf cabling --counters --format html` on the lab: FCS errors on spine2:et-0/0/1 (its link red), a
+    miswire seen at leaf4:Ethernet49/50 (RC501: those links red), spine1's link counters missing (its other links
+    grey, unknown: never green; spine1 grey), every other link green; n/a checks (RC519) colour nothing and the summary names them."""
+    from roceconf.lab.counters import Scenario
+    from tests.test_cabling import save
+    from tests.test_cabling_links import SAVED_SUFFIX, save_counters
+
+    fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
+    lldp = save(fab, tmp_path / "lldp")
+    counters = save_counters(fab, tmp_path / "counters", {"spine2": [Scenario("crc", "et-0/0/1")]})
+    (counters / ("spine1" + SAVED_SUFFIX)).unlink()
+    # leaf4's two uplinks swapped at leaf4: LLDP on leaf4 sees the other spine on each port
+    saved = json.loads((lldp / "leaf4.lldp.json").read_text())
+    cmd, text = next(iter(saved["outputs"].items()))
+    saved["outputs"][cmd] = text.replace("Ethernet49", "@@").replace("Ethernet50", "Ethernet49").replace("@@", "Ethernet50")
+    (lldp / "leaf4.lldp.json").write_text(json.dumps(saved))
+    page, rep = tmp_path / "cabling.html", tmp_path / "cabling.json"
+    for fmt, out in (("html", page), ("json", rep)):
+        res = subprocess.run(EXE + ["cabling", str(ROOT / "inventories" / "lab" / "intent.yml"), "--lldp", str(lldp),
+                                    "--counters", str(counters), "--format", fmt, "-o", str(out)],
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 1, res.stderr[-2000:]
+    report = json.loads(rep.read_text())
+    assert sorted((f["rule"], f["device"], f["port"]) for f in report["findings"]) == [
+        ("RC501", "leaf4", "Ethernet49"), ("RC501", "leaf4", "Ethernet50"), ("RC510", "spine2", "et-0/0/1")]
+    color = {"ok": "ok", "unknown": "unknown", "fail": "critical"}
+    want = Counter(color[li["status"]] for li in report["links"])
+    # 3 red (the FCS link, leaf4's two uplinks), spine1's 3 other links grey, the 10 others green
+    assert want == Counter({"ok": 10, "critical": 3, "unknown": 3}), want
+    text = page.read_text()
+    assert "http://" not in re.sub(r"http://www\.w3\.org/[\w/.-]*", "", text) and "https://" not in text
+    _open(browser, page)
+    assert _console_errors(browser) == []
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    # each link of the lab is its own pair of nodes: one segment per link, in its verdict's colour
+    drawn = Counter()
+    for el in browser.find_elements("css selector", "svg .links path"):
+        drawn[el.get_attribute("class").removeprefix("l-")] += el.get_attribute("d").count("M")
+    assert drawn == want
+    pos = {el.get_attribute("data-name"): (float(el.get_attribute("data-x")), float(el.get_attribute("data-y")))
+           for el in browser.find_elements("css selector", "svg .dev")}
+    red = browser.find_element("css selector", "svg .links path.l-critical").get_attribute("d")
+    (x1, y1), (x2, y2) = pos["leaf2"], pos["spine2"]
+    assert f"M{x1},{y1}L{x2},{y2}" in red or f"M{x2},{y2}L{x1},{y1}" in red  # the FCS link leaf2 - spine2
+    devices = {el.get_attribute("data-name"): el.get_attribute("data-color")
+               for el in browser.find_elements("css selector", "svg .dev")}
+    assert devices["spine2"] == "critical" and devices["leaf4"] == "critical" and devices["spine1"] == "unknown"
+    assert devices["gpu1"] == "ok" and devices["leaf2"] == "ok"
+    assert "RC510" in _click(browser, "spine2") and "et-0/0/1" in _click(browser, "spine2")
+    summary = browser.find_element("css selector", "header p").text
+    assert "n/a, not observable (RC519): " in summary and "nvue fcs, fec, flaps, ecmp" in summary
+    browser.save_screenshot(str(tmp_path / "cabling.png"))  # (kept with --basetemp to look at)
+    assert (tmp_path / "cabling.png").stat().st_size > 10_000
