@@ -27,6 +27,7 @@ import ansible_runner
 import pytest
 import yaml
 
+from roceconf.cabling.collect import no_link_reader
 from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.lab import Lab
 from roceconf.slices import REPORT_FILE, awx_slice, slice_devices
@@ -474,7 +475,9 @@ def test_sliced_cabling_check_through_ansible_runner_equals_the_unsliced_run(set
             job = _day(sliced_dir) / "slices" / "awx-55" / f"job-{500 + k}"
             meta = json.loads((job / "slice.json").read_text())
             assert meta["kind"] == "cabling" and sorted(meta["devices"]) == sorted(set(hosts) - {"fw1"})
-            assert sorted(p.name.split(".")[0] for p in (job / "counters").iterdir()) == sorted(meta["devices"])
+            # the raw link counters of its devices (nvue reads none: RC519, no samples, no file)
+            assert sorted(p.name.split(".")[0] for p in (job / "counters").iterdir()) == sorted(
+                n for n in meta["devices"] if not no_link_reader(fab.devices[n]))
         merge = _run(setup.data_dir("cabling-merge", "roceconf.fabric.merge_slices", {"all": {"hosts": {}}},
                                     {"roceconf_report_dir": str(sliced_dir)}))
         text = merge.stdout.read()
@@ -487,10 +490,19 @@ def test_sliced_cabling_check_through_ansible_runner_equals_the_unsliced_run(set
         return sorted((f["rule"], f["device"], f["port"], f.get("observed")) for f in report["findings"])
 
     assert merged["exit_code"] == unsliced["exit_code"] == 1
-    assert merged["summary"] == unsliced["summary"] and merged["links"] == unsliced["links"]
+    def verdicts(x: Any) -> Any:
+        """Without why a device was unread (unsliced: not in the inventory; merged: in no slice) and the live
+        values (two runs' samples)."""
+        if isinstance(x, dict):
+            return {k: verdicts(v) for k, v in x.items() if k not in ("reason", "value")}
+        return [verdicts(v) for v in x] if isinstance(x, list) else x
+
+    assert merged["summary"] == unsliced["summary"] and verdicts(merged["links"]) == verdicts(unsliced["links"])
     assert keys(merged) == keys(unsliced)
-    assert merged["ecmp"] == unsliced["ecmp"] or [g["status"] for g in merged["ecmp"]] == [
-        g["status"] for g in unsliced["ecmp"]]
+    # ECMP groups and link health from live samples: the same verdicts (the rates of two runs differ slightly)
+    assert [(g["device"], g["status"]) for g in merged["ecmp"]] == [(g["device"], g["status"]) for g in unsliced["ecmp"]]
+    assert sorted((e["device"], e["port"], e["status"]) for e in merged["link_health"]) == sorted(
+        (e["device"], e["port"], e["status"]) for e in unsliced["link_health"])
     miswired = {(f["device"], f["port"]) for f in merged["findings"] if f["rule"] == "RC501"}
     assert {("spine2", "et-0/0/2"), ("leaf4", "Ethernet50")} <= miswired, miswired
     assert {d["device"]: d["status"] for d in merged["devices"]} == {d["device"]: d["status"]
