@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from roceconf.compile import load_valid
+from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.intent import Fabric
 from roceconf.lab.counters import Scenario
 from roceconf.slices import slice_devices
@@ -32,11 +32,18 @@ def fab() -> Fabric:
 def saved(fab: Fabric, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """LLDP with spine1's two cables to leaf1 and leaf2 swapped (leaf1 in slice 2 of 3, leaf2 and spine1 in slice
     3), CRC errors on spine2 et-0/0/1 (slice 1; its partner leaf2 is in slice 3) and an imbalanced ECMP group on
-    leaf1 (its uplinks go to spine1, slice 3, and spine2, slice 1)."""
+    leaf1; beside them (DIR/drift.json) the drift report of the rendered configs, with gpu3's config missing
+    (unknown), joined into the link verdicts."""
     d = tmp_path_factory.mktemp("cab")
     lldp = save(fab, d / "lldp", lambda w: w.swap("spine1", "Ethernet1/1", "miswire"))
     counters = save_counters(fab, d / "counters", {"spine2": [Scenario("crc", "et-0/0/1")],
                                                     "leaf1": [Scenario("ecmp-imbalance", "Ethernet50")]})
+    (d / "cfg").mkdir()
+    for name, text in render_fabric(fab).items():
+        if name != output_name("gpu3", fab.devices["gpu3"].platform):
+            (d / "cfg" / name).write_text(text)
+    r = _cli("drift", INTENT, "--configs", str(d / "cfg"), "--format", "json", "--output", str(d / "drift.json"))
+    assert r.returncode == 3, r.stderr
     return lldp, counters
 
 
@@ -54,7 +61,7 @@ def sliced(saved: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -
     parts = []
     for k in (1, 2, 3):
         r = _cli("cabling", INTENT, "--lldp", str(lldp), "--counters", str(counters), "--slice", f"{k}/3",
-                 "--results-dir", str(res), "--format", "json")
+                 "--results-dir", str(res), "--format", "json", "--drift", str(lldp.parent / "drift.json"))
         assert r.returncode in (0, 1, 3), r.stderr
         parts.append(json.loads(r.stdout))
     return res, parts
@@ -64,10 +71,13 @@ def test_three_cabling_slices_merge_into_the_unsliced_report(fab: Fabric, saved:
                                                              sliced: tuple[Path, list[dict]], tmp_path: Path) -> None:
     lldp, counters = saved
     full = _cli("cabling", INTENT, "--lldp", str(lldp), "--counters", str(counters), "--format", "json",
-                "--output", str(tmp_path / "full.json"))
+                "--output", str(tmp_path / "full.json"), "--drift", str(lldp.parent / "drift.json"))
     assert full.returncode == 1, full.stderr
     whole = _comparable(tmp_path / "full.json")
     rules = {f["rule"] for f in whole["findings"]}
+    # the drift report is joined again by the merge (gpu3 unknown there: its links' drift part unknown)
+    assert whole["joined"] == {"drift": str(lldp.parent / "drift.json")}
+    assert {li["parts"]["drift"]["status"] for li in whole["links"] if li["a"].startswith("gpu3:")} == {"unknown"}
     assert {"RC501", "RC510", "RC520"} <= rules, rules
     res, parts = sliced
     for k, part in enumerate(parts, 1):
