@@ -148,7 +148,6 @@ def cabling(
     sys.exit(report.exit_code)
 
 
-
 def _save_slice(sliced: cli_slices.SliceRun, report: object, counters_dir: str | None, health: str | None,
                 drift: str | None) -> None:
     """The slice's result directory: ``cabling.json`` (its devices' neighbours; the merge judges every link again

@@ -13,7 +13,8 @@ Without an inventory (``drift --configs``) the intent's device names are sliced.
 
 **A slice reports only its devices.** The intent's other devices are not its findings and not its unknowns.
 A result directory holds the slice's report (``drift.json``, ``health.json`` plus ``counters/``,
-``bom.json``, or ``cabling.json`` plus ``counters/`` when link counters were sampled) and ``slice.json``: which run, which slice, which devices it was responsible for.
+``bom.json``, or ``cabling.json`` plus ``counters/`` when link counters were sampled) and ``slice.json``:
+which run, which slice, which devices it was responsible for.
 
 **The merge** (:func:`merge`) takes the union of the slices' devices, checks that no device is reported twice,
 and builds the report the unsliced run writes: the same devices, items, counts and exit code (timestamps and
@@ -362,13 +363,17 @@ def _merge_cabling(fab: Any, per_slice: list[tuple[Slice, list[tuple[str, dict[s
         if not isinstance(counters_unread, dict):
             raise SliceError(f"{where}: field 'counters_unread': expected an object")
         for name, d in items:
+            rows = d.get("neighbours") or []
+            if not isinstance(rows, list) or not all(
+                    isinstance(n, dict) and all(isinstance(v, str) for v in n.values()) for n in rows):
+                raise SliceError(f"{where}: device '{name}': field 'neighbours': expected a list of objects of strings")
             try:
                 read[name] = DeviceLldp(
                     device=name,
                     platform=str(d["platform"]),
                     status=str(d["status"]),
-                    reason=d.get("reason"),
-                    neighbours=[Neighbor(**n) for n in d.get("neighbours") or []],
+                    reason=None if d.get("reason") is None else str(d["reason"]),
+                    neighbours=[Neighbor(**n) for n in rows],
                     warnings=[str(w) for w in d.get("warnings") or []],
                     source=str(d.get("source") or ""),
                 )

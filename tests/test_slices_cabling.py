@@ -157,6 +157,9 @@ def test_cabling_slices_refused_when_mixed_or_bad(saved: tuple[Path, Path], slic
     shutil.copytree(res / "slice1of3", bad)
     (bad / "cabling.json").write_text('{"devices": [{"device": "leaf3"}]}')
     check(run("report", "merge", str(bad)), names=("not a cabling result",))
+    (bad / "cabling.json").write_text('{"devices": [{"device": "leaf3", "platform": "sonic", "status": "read", '
+                                      '"neighbours": [{"local_port": 1, "system_name": "x", "port_id": "y"}]}]}')
+    check(run("report", "merge", str(bad)), names=("leaf3", "neighbours"))
     check(run("cabling", INTENT, "--lldp", str(lldp), "--slice", "1/2"), names=("--results-dir",))
     check(run("cabling", INTENT, "--inventory", str(tmp_path / "none.yml"), "--interval", "1", "--save-counters",
               str(tmp_path / "s"), "--slice", "1/2", "--results-dir", str(b)), names=("--save-counters",))
