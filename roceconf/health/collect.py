@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from roceconf import jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
-from roceconf.health.evaluate import HealthReport, evaluate
+from roceconf.health.evaluate import HealthReport, evaluate, evaluate_each
 from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
@@ -227,17 +227,18 @@ def health_offline(
     d = Path(directory)
     if not d.is_dir():
         raise CollectError(f"{directory}: not a directory", retry=False)
-    snaps: dict[str, list[Snapshot]] = {}
-    errors: dict[str, str] = {}
-    meta: dict[str, dict[str, Any]] = {}
-    for n in _names(fab, device):
-        p = d / (n + SAVED_SUFFIX)
-        meta[n] = {"source": str(p), "attempts": 1}
-        try:
-            snaps[n] = load_saved(p, fab.devices[n])
-        except CollectError as e:
-            errors[n] = str(e)
-    return evaluate(fab, snaps, errors, source=f"counters {directory}", meta=meta)
+    names = _names(fab, device)
+    meta: dict[str, dict[str, Any]] = {n: {"source": str(d / (n + SAVED_SUFFIX)), "attempts": 1} for n in names}
+
+    def each() -> Iterator[tuple[str, list[Snapshot] | str]]:
+        # one device at a time: read, parse, evaluate; its snapshots are dropped before the next is read
+        for n in names:
+            try:
+                yield n, load_saved(d / (n + SAVED_SUFFIX), fab.devices[n])
+            except CollectError as e:
+                yield n, str(e)
+
+    return evaluate_each(fab, each(), source=f"counters {directory}", meta=meta)
 
 
 def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:

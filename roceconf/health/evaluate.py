@@ -8,6 +8,7 @@ every interval) that every report format - and an HTML report - is drawn from.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -589,13 +590,30 @@ def evaluate(
 ) -> HealthReport:
     """Evaluate every device named in ``snapshots`` or ``errors`` (errors: device -> reason it is unknown)."""
     errors = errors or {}
+    names = sorted(set(snapshots) | set(errors), key=natural_key)
+    got = ((n, errors[n] if n in errors else snapshots[n]) for n in names)
+    return evaluate_each(fab, got, source=source, thresholds=thresholds, meta=meta)
+
+
+def evaluate_each(
+    fab: Fabric,
+    devices: Iterable[tuple[str, list[Snapshot] | str]],
+    *,
+    source: str = "",
+    thresholds: R.Thresholds = R.DEFAULT,
+    meta: dict[str, dict[str, Any]] | None = None,
+) -> HealthReport:
+    """:func:`evaluate` over ``(device, snapshots or the reason it is unknown)`` pairs, in report order, one at
+    a time: a device's snapshots are dropped once it is evaluated (only its rates and findings are kept), so
+    reading the devices one by one as they come keeps one device's snapshots in memory, not the fabric's."""
     results: dict[str, DeviceHealth] = {}
-    for name in sorted(set(snapshots) | set(errors), key=natural_key):
+    for name, got in devices:
         dev = fab.devices[name]
-        if name in errors:
-            results[name] = DeviceHealth(name, dev.platform, "unknown", reason=errors[name])
+        if isinstance(got, str):
+            results[name] = DeviceHealth(name, dev.platform, "unknown", reason=got)
         else:
-            results[name] = evaluate_device(dev, snapshots[name], thresholds)
+            results[name] = evaluate_device(dev, got, thresholds)
+        del got
         for k, v in (meta or {}).get(name, {}).items():
             setattr(results[name], k, v)
     partners = _partners(fab)
@@ -624,6 +642,7 @@ __all__ = [
     "PortHealth",
     "evaluate",
     "evaluate_device",
+    "evaluate_each",
     "group",
     "intervals",
     "PORT_COUNTERS",
