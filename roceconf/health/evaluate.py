@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import roceconf.health.rules as R
+from roceconf.health import packed
 from roceconf.counters.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
@@ -143,18 +144,83 @@ class Interval:
         }
 
 
-@dataclass
 class PortHealth:
-    port: str
-    partner: str | None = None
-    intervals: list[Interval] = field(default_factory=list)
-    last: PortCounters | None = None
-    findings: list[Finding] = field(default_factory=list)
+    """One port's result: its rates per interval, its last sample and its findings.
+
+    Once its device is evaluated the rates and the last sample are packed (:meth:`pack`, roceconf.health.packed:
+    arrays instead of dicts, a fabric's worth of ports fits in memory); ``intervals`` and ``last`` then give
+    new objects with the same values at each access (change them by assigning, not in place)."""
+
+    __slots__ = ("_intervals", "_last", "_packed", "findings", "partner", "port")
+
+    def __init__(
+        self,
+        port: str,
+        partner: str | None = None,
+        intervals: list[Interval] | None = None,
+        last: PortCounters | None = None,
+        findings: list[Finding] | None = None,
+    ) -> None:
+        self.port = port
+        self.partner = partner
+        self._intervals: Any = [] if intervals is None else intervals
+        self._last: Any = last
+        self._packed = False
+        self.findings: list[Finding] = [] if findings is None else findings
+
+    @property
+    def intervals(self) -> list[Interval]:
+        if self._packed:
+            return [Interval(*packed.unpack_interval(t)) for t in self._intervals]
+        return self._intervals  # type: ignore[no-any-return]
+
+    @intervals.setter
+    def intervals(self, value: list[Interval]) -> None:
+        self._unpack()
+        self._intervals = value
+
+    @property
+    def last(self) -> PortCounters | None:
+        if self._packed and self._last is not None:
+            return packed.unpack_counters(self._last)
+        return self._last  # type: ignore[no-any-return]
+
+    @last.setter
+    def last(self, value: PortCounters | None) -> None:
+        self._unpack()
+        self._last = value
+
+    def pack(self) -> None:
+        """Keep the rates and the last sample packed (the same values, a fraction of the memory)."""
+        if not self._packed:
+            ivs = [packed.pack_interval(iv.start, iv.seconds, iv.prio, iv.port, iv.reset) for iv in self._intervals]
+            self._intervals = tuple(ivs)
+            self._last = None if self._last is None else packed.pack_counters(self._last)
+            self._packed = True
+
+    def _unpack(self) -> None:
+        if self._packed:
+            self._intervals, self._last = self.intervals, self.last
+            self._packed = False
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PortHealth):
+            return NotImplemented
+        return (self.port, self.partner, self.intervals, self.last, self.findings) == (
+            other.port, other.partner, other.intervals, other.last, other.findings)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"PortHealth(port={self.port!r}, partner={self.partner!r}, intervals={self.intervals!r}, "
+                f"last={self.last!r}, findings={self.findings!r})")
 
     def mean(self, counter: str, priority: int | None = None) -> float | None:
         """Mean rate over the intervals that have one (None: never read or always reset)."""
+        if self._packed:
+            return packed.mean(self._intervals, counter, priority)
         total, secs = 0.0, 0.0
-        for iv in self.intervals:
+        for iv in self._intervals:
             v = iv.port.get(counter) if priority is None else iv.prio.get(counter, {}).get(priority)
             if v is not None:
                 total += v * iv.seconds
@@ -501,8 +567,13 @@ def _partners(fab: Fabric) -> dict[tuple[str, str], tuple[str, str]]:
     return out
 
 
-def _correlate(fab: Fabric, results: dict[str, DeviceHealth], th: R.Thresholds) -> None:
-    for (dev, port), (pdev, pport) in _partners(fab).items():
+def _correlate(
+    fab: Fabric,
+    results: dict[str, DeviceHealth],
+    th: R.Thresholds,
+    partners: dict[tuple[str, str], tuple[str, str]] | None = None,
+) -> None:
+    for (dev, port), (pdev, pport) in (_partners(fab) if partners is None else partners).items():
         a, b = results.get(dev), results.get(pdev)
         if a is None or b is None or a.status == "unknown" or b.status == "unknown":
             continue
@@ -510,8 +581,11 @@ def _correlate(fab: Fabric, results: dict[str, DeviceHealth], th: R.Thresholds) 
         if pa is None or pb is None or not pa.intervals or not pb.intervals:
             continue
         for p in range(8):
-            sent, seen = pa.mean("pfc_tx", p), pb.mean("pfc_rx", p)
-            if sent is None or seen is None or sent < th.partner_min_rate:
+            sent = pa.mean("pfc_tx", p)
+            if sent is None or sent < th.partner_min_rate:
+                continue
+            seen = pb.mean("pfc_rx", p)
+            if seen is None:
                 continue
             if seen < th.partner_share * sent:
                 spec = fab.devices[dev]
@@ -614,6 +688,8 @@ def evaluate_each(
         else:
             results[name] = evaluate_device(dev, got, thresholds)
         del got
+        for ph in results[name].ports.values():
+            ph.pack()
         for k, v in (meta or {}).get(name, {}).items():
             setattr(results[name], k, v)
     partners = _partners(fab)
@@ -621,7 +697,7 @@ def evaluate_each(
         for ph in d.ports.values():
             pd = partners.get((d.device, ph.port))
             ph.partner = f"{pd[0]}:{pd[1]}" if pd else None
-    _correlate(fab, results, thresholds)
+    _correlate(fab, results, thresholds, partners)
     for d in results.values():
         if d.status != "unknown":
             d.status = "findings" if d.findings else "healthy"
