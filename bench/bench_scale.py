@@ -11,13 +11,21 @@ included and the peak memory is that process's own):
                                                              (bench/drift_faults.py); must find exactly them
                                                              (--distinct: every switch config also carries
                                                              per-port descriptions and addresses)
+  health --counters      roceconf health INTENT --counters DIR  two saved samples of every port of every
+                                                             device (bench/health_counters.py: the platforms'
+                                                             own answers, a drop fault on one device per
+                                                             platform); must find exactly the faults, and equal
+                                                             the reference path (every snapshot read first,
+                                                             rates in dicts, one process) on a sample of devices
 
 `--scale 1k|4k|16k|32k|64k` (repeatable): bench/fabricgen.py's three-tier fabric at that many GPUs;
 `--distinct`: also the same fabric with every device different (fabricgen `distinct`: per-switch hash
 seed, partial rail groups, per-link cables, mixed releases), judged against issue 31's budgets at 32k
 (validate < 3 s). With more than one fabric a growth table (wall / CPU / peak) is printed (docs/performance.md).
 
-Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s and < 1 GiB.
+Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s, health < 10 s
+(distinct: < 15 s), every command < 1 GiB. `--only PHASE` (repeatable): just those phases (the saved configs or
+counters are made only for the phases that read them).
 The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan < 5 s). Each phase is run
 `--repeat` times and the median judged (the machine is shared: the load average is printed). Both the wall
 time and the CPU time of the process and its workers (what the command costs whatever else runs on the
@@ -62,13 +70,24 @@ BUDGETS = {
         "check": 5.0,
         "plan (one knob)": 5.0,
         "drift --configs": 30.0,
+        "health --counters": 10.0,
     },
 }
-_PHASES = ("validate", "render (fresh)", "render (unchanged)", "check", "plan (one knob)", "drift --configs")
+_PHASES = (
+    "validate",
+    "render (fresh)",
+    "render (unchanged)",
+    "check",
+    "plan (one knob)",
+    "drift --configs",
+    "health --counters",
+)
+#: the exit status of health: the injected faults are findings
+EXIT["health --counters"] = 1
 #: every command at 32k (and 64k: the same budgets are not promised there, the figures are printed)
 MEM_BUDGET = {"32k": dict.fromkeys(_PHASES, 1024.0), "32k-distinct": dict.fromkeys(_PHASES, 1024.0)}
 #: the fabric whose devices all differ (bench/fabricgen.py `distinct`): issue 31's budgets
-BUDGETS["32k-distinct"] = {**BUDGETS["32k"], "validate": 3.0}
+BUDGETS["32k-distinct"] = {**BUDGETS["32k"], "validate": 3.0, "health --counters": 15.0}
 
 
 def child(argv: list[str]) -> int:
@@ -138,28 +157,62 @@ def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
     return old, new
 
 
-def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
+def health_findings(text: str) -> set[tuple[str, str, str, int]]:
+    """(device, port, rule, priority) of every finding row of a health text report."""
+    import re
+
+    found, device = set(), ""
+    for line in text.splitlines():
+        if line.startswith("FINDINGS  "):
+            device = line.split()[1]
+        m = re.match(r"(critical|warning|info)\s+(RC\d+)\s+(\S+)\s+(\S+)\s", line)
+        if m and device:
+            found.add((device, m.group(3), m.group(2), int(m.group(4)) if m.group(4).isdigit() else -1))
+    return found
+
+
+def bench_fabric(which: str, repeat: int, only: set[str] | None = None) -> dict[str, dict]:
     from bench.drift_faults import EXPECTED_32K, decorated, drifted_items, faulted_configs, write_configs
+    from bench.health_counters import (
+        compare_with_reference,
+        expected_findings,
+        sample_devices,
+        write_saved_counters,
+    )
     from roceconf.intent import load
+
+    def wanted(label: str) -> bool:
+        return only is None or label in only
 
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix=f"roceconf-scale-{which}-") as d:
         tmp = Path(d)
         old, new = fabric_files(which, tmp)
         fab = load(old)
-        files, faults = faulted_configs(fab)
-        if which.endswith("-distinct"):  # running configs that differ by descriptions and addresses too
-            files = decorated(fab, files)
-        write_configs(files, tmp / "faulted")
+        faults: list = []
+        if wanted("drift --configs"):
+            files, faults = faulted_configs(fab)
+            if which.endswith("-distinct"):  # running configs that differ by descriptions and addresses too
+                files = decorated(fab, files)
+            write_configs(files, tmp / "faulted")
+            del files
+        health_expected: set = set()
+        if wanted("health --counters"):
+            t0 = time.perf_counter()
+            size = write_saved_counters(fab, tmp / "counters")
+            health_expected = expected_findings(fab)
+            print(f"saved counters: {size / 1e6:.0f} MB written in {time.perf_counter() - t0:.1f} s")
         ndev, nlinks = len(fab.devices), len(fab.links)
         nitf = sum(len(x.ports) for x in fab.devices.values())
-        del fab, files
+        del fab
         procs = min(8, os.cpu_count() or 1)
         print(f"\n== {which}: {ndev} devices, {nlinks} links, {nitf} interfaces; faults: {faults}")
         if which == "32k" and (ndev, nlinks) != (5696, 51200):
             raise SystemExit(f"the 32k fabric is {ndev} devices, {nlinks} links: not 5,696 and 51,200")
 
         def phase(label: str, argv: list[str], fresh_dir: Path | None = None, n: int = repeat, p: int = 1):
+            if not wanted(label):
+                return
             runs = []
             for _ in range(n):
                 if fresh_dir is not None:
@@ -213,18 +266,38 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
         ]
         big = which.split("-")[0] in ("16k", "32k", "64k")
         phase("drift --configs", argv, n=1 if big else repeat, p=procs)
-        items = drifted_items(json.loads(report.read_text()))
-        found = set(items)
-        print(
-            f"  drift found {sorted(found)}: {'the 5 injected faults' if found == set(faults) else 'WRONG'}"
-        )
-        ok = found == set(faults)
-        if which == "32k":
-            # correctness: the fields and severities the reference audit (one DeepDiff per device) found
-            same = items == EXPECTED_32K
-            print(f"  drift items at 32k: {'as the reference audit found' if same else f'WRONG: {items}'}")
-            ok &= same
-        out["drift --configs"]["ok"] = ok
+        if wanted("drift --configs"):
+            items = drifted_items(json.loads(report.read_text()))
+            found = set(items)
+            print(
+                f"  drift found {sorted(found)}: {'the 5 injected faults' if found == set(faults) else 'WRONG'}"
+            )
+            ok = found == set(faults)
+            if which == "32k":
+                # correctness: the fields and severities the reference audit (one DeepDiff per device) found
+                same = items == EXPECTED_32K
+                print(f"  drift items at 32k: {'as the reference audit found' if same else f'WRONG: {items}'}")
+                ok &= same
+            out["drift --configs"]["ok"] = ok
+        health = tmp / "health.txt"
+        phase("health --counters", ["health", str(old), "--counters", str(tmp / "counters"), "--output", str(health)],
+              n=1 if big else repeat, p=procs)
+        if wanted("health --counters"):
+            found = health_findings(health.read_text(encoding="utf-8"))
+            ok = found == health_expected
+            print(f"  health found {len(found)} finding(s): "
+                  f"{'the injected faults' if ok else f'WRONG: {sorted(found ^ health_expected)[:6]}'}")
+            # correctness: the command's path (one device at a time, packed, forked workers) against the
+            # reference path on a sample of devices, both reports byte for byte
+            fab = load(old)
+            names = sample_devices(fab, 120)
+            t0 = time.perf_counter()
+            problems = compare_with_reference(fab, tmp / "counters", names, workers=procs)
+            print(f"  health on {len(names)} sampled devices: "
+                  f"{'equal to the reference path' if not problems else 'WRONG: ' + '; '.join(problems)} "
+                  f"({time.perf_counter() - t0:.1f} s)")
+            out["health --counters"]["ok"] = ok and not problems
+            del fab
     return out
 
 
@@ -259,6 +332,7 @@ def main() -> int:
         help="also the fabric of the same size whose devices all differ (bench/fabricgen.py `distinct`)",
     )
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", action="append", choices=list(_PHASES), help="just this phase (repeatable)")
     ap.add_argument("--quick", action="store_true", help="every phase once on the lab intent, no budget")
     args = ap.parse_args()
     # an installed roceconf has its bytecode compiled at install time; a checkout run with
@@ -276,7 +350,7 @@ def main() -> int:
         fabrics = ("pod", "32k") if args.fabric == "both" else (args.fabric,)
         fabrics += tuple(f"{f}-distinct" for f in fabrics if args.distinct and f == "32k")
     for which in fabrics:
-        res[which] = bench_fabric(which, 1 if args.quick else args.repeat)
+        res[which] = bench_fabric(which, 1 if args.quick else args.repeat, set(args.only) if args.only else None)
     wrong = [
         f"{which} {label}: " + ("exit " + str(r["rc"]) if r["rc"] != EXIT.get(label, 0) else "wrong devices")
         for which, phases in res.items()
@@ -294,6 +368,8 @@ def main() -> int:
         ratio = res["32k"]["validate"]["devices"] / res["pod"]["validate"]["devices"]
         print(f"\ngrowth pod -> 32k ({ratio:.1f}x devices):")
         for label in res["pod"]:
+            if label not in res["32k"]:
+                continue
             t = res["32k"][label]["wall"] / res["pod"][label]["wall"]
             m = res["32k"][label]["peak_mib"] / res["pod"][label]["peak_mib"]
             print(f"  {label:20s} time x{t:5.1f}, peak memory x{m:4.1f} (linear would be x{ratio:.1f})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from roceconf import platforms
 from roceconf.counters.hostnic import with_end
@@ -88,4 +89,66 @@ def write_saved_counters(fab: Fabric, directory: Path, *, every_scenario: bool =
     return total
 
 
-__all__ = ["expected_findings", "fault_devices", "write_saved_counters"]
+
+
+# ------------------------------------------------------------------------------------------- reference
+def reference_report(fab: Fabric, directory: Path, names: list[str]) -> Any:
+    """The health report of ``names`` by the reference path: every device's snapshots read first (all in
+    memory at once), each device evaluated with its rates in plain dicts (never packed), in this process."""
+    from roceconf.drift.collect import CollectError
+    from roceconf.health.collect import load_saved
+    from roceconf.health.evaluate import DeviceHealth, evaluate_device, evaluate_each
+
+    snaps: dict[str, Any] = {}
+    for n in names:
+        try:
+            snaps[n] = load_saved(directory / (n + SAVED_SUFFIX), fab.devices[n])
+        except CollectError as e:
+            snaps[n] = str(e)
+    results = [
+        (n, DeviceHealth(n, fab.devices[n].platform, "unknown", reason=s) if isinstance(s, str)
+         else evaluate_device(fab.devices[n], s))
+        for n, s in snaps.items()
+    ]
+    meta = {n: {"source": str(directory / (n + SAVED_SUFFIX)), "attempts": 1} for n in names}
+    return evaluate_each(fab, results, source=f"counters {directory}", meta=meta)
+
+
+def sample_devices(fab: Fabric, size: int) -> list[str]:
+    """About ``size`` devices: the faulted ones, their link partners and every k-th device."""
+    names = sorted(fab.devices, key=natural_key)
+    pick = set(fault_devices(fab))
+    for ln in fab.links:
+        if ln.a.device in pick or ln.b.device in pick:
+            pick.update((ln.a.device, ln.b.device))
+    step = max(1, len(names) // max(1, size - len(pick)))
+    pick.update(names[::step])
+    return [n for n in names if n in pick]
+
+
+def compare_with_reference(fab: Fabric, directory: Path, names: list[str], workers: int = 2) -> list[str]:
+    """Differences between ``roceconf health --counters`` (one device at a time, packed, on ``workers``
+    forked processes) and :func:`reference_report` on ``names``: the JSON and text reports must be equal
+    byte for byte (but for the time they were made). Empty: equal."""
+    from roceconf.health.collect import health_offline
+    from roceconf.health.report import to_json, to_text
+
+    new = health_offline(fab, directory, device=names, workers=workers)
+    ref = reference_report(fab, directory, names)
+    new.generated_at = ref.generated_at
+    problems = []
+    if to_json(new) != to_json(ref):
+        problems.append("the JSON reports differ")
+    if to_text(new) != to_text(ref):
+        problems.append("the text reports differ")
+    return problems
+
+
+__all__ = [
+    "compare_with_reference",
+    "expected_findings",
+    "fault_devices",
+    "reference_report",
+    "sample_devices",
+    "write_saved_counters",
+]

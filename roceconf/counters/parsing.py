@@ -203,6 +203,9 @@ class _Columns:
         return True
 
 
+_COUNTER_NAME = re.compile(r"[\w.\-\[\]]+")
+
+
 def key_values(text: str, sep: str = ":") -> dict[str, int]:
     """``name: value`` lines (``ethtool -S``) -> {name: int}; lines that are not counters are skipped."""
     out: dict[str, int] = {}
@@ -212,7 +215,7 @@ def key_values(text: str, sep: str = ":") -> dict[str, int]:
         k, _, v = line.rpartition(sep)
         k = k.strip()
         n = to_int(v)
-        if k and n is not None and re.fullmatch(r"[\w.\-\[\]]+", k):
+        if k and n is not None and _COUNTER_NAME.fullmatch(k):
             out[k] = n
     return out
 

@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import roceconf.health.rules as R
-from roceconf.health import packed
 from roceconf.counters.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
+from roceconf.health import packed
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import fields_of
@@ -190,6 +190,11 @@ class PortHealth:
         self._unpack()
         self._last = value
 
+    @property
+    def has_rates(self) -> bool:
+        """Whether any interval gave rates (``bool(intervals)`` without unpacking them)."""
+        return bool(self._intervals)
+
     def pack(self) -> None:
         """Keep the rates and the last sample packed (the same values, a fraction of the memory)."""
         if not self._packed:
@@ -234,14 +239,15 @@ class PortHealth:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        last = self.last
         return {
             "port": self.port,
             "partner": self.partner,
             "intervals": [iv.to_dict() for iv in self.intervals],
-            "watchdog_shut": (self.last.wd_shut if self.last else None),
+            "watchdog_shut": (last.wd_shut if last else None),
             "gauges": (
-                {c: {str(p): v for p, v in d.items()} for c, d in self.last.gauges.items()}
-                if self.last
+                {c: {str(p): v for p, v in d.items()} for c, d in last.gauges.items()}
+                if last
                 else {}
             ),
             "findings": [f.to_dict() for f in self.findings],
@@ -578,7 +584,7 @@ def _correlate(
         if a is None or b is None or a.status == "unknown" or b.status == "unknown":
             continue
         pa, pb = a.ports.get(port), b.ports.get(pport)
-        if pa is None or pb is None or not pa.intervals or not pb.intervals:
+        if pa is None or pb is None or not pa.has_rates or not pb.has_rates:
             continue
         for p in range(8):
             sent = pa.mean("pfc_tx", p)
@@ -669,9 +675,20 @@ def evaluate(
     return evaluate_each(fab, got, source=source, thresholds=thresholds, meta=meta)
 
 
+def device_result(dev: DeviceSpec, got: list[Snapshot] | str, thresholds: R.Thresholds = R.DEFAULT) -> DeviceHealth:
+    """One device's result before the correlation across links: unknown with the reason (``got`` a string), or
+    its snapshots evaluated, its ports packed (the snapshots are no longer needed)."""
+    if isinstance(got, str):
+        return DeviceHealth(dev.name, dev.platform, "unknown", reason=got)
+    res = evaluate_device(dev, got, thresholds)
+    for ph in res.ports.values():
+        ph.pack()
+    return res
+
+
 def evaluate_each(
     fab: Fabric,
-    devices: Iterable[tuple[str, list[Snapshot] | str]],
+    devices: Iterable[tuple[str, list[Snapshot] | str | DeviceHealth]],
     *,
     source: str = "",
     thresholds: R.Thresholds = R.DEFAULT,
@@ -679,17 +696,12 @@ def evaluate_each(
 ) -> HealthReport:
     """:func:`evaluate` over ``(device, snapshots or the reason it is unknown)`` pairs, in report order, one at
     a time: a device's snapshots are dropped once it is evaluated (only its rates and findings are kept), so
-    reading the devices one by one as they come keeps one device's snapshots in memory, not the fabric's."""
+    reading the devices one by one as they come keeps one device's snapshots in memory, not the fabric's. A
+    pair may carry the device's :func:`device_result` instead (evaluated elsewhere, e.g. in a worker)."""
     results: dict[str, DeviceHealth] = {}
     for name, got in devices:
-        dev = fab.devices[name]
-        if isinstance(got, str):
-            results[name] = DeviceHealth(name, dev.platform, "unknown", reason=got)
-        else:
-            results[name] = evaluate_device(dev, got, thresholds)
+        results[name] = got if isinstance(got, DeviceHealth) else device_result(fab.devices[name], got, thresholds)
         del got
-        for ph in results[name].ports.values():
-            ph.pack()
         for k, v in (meta or {}).get(name, {}).items():
             setattr(results[name], k, v)
     partners = _partners(fab)
@@ -719,6 +731,7 @@ __all__ = [
     "evaluate",
     "evaluate_device",
     "evaluate_each",
+    "device_result",
     "group",
     "intervals",
     "PORT_COUNTERS",
