@@ -226,6 +226,8 @@ def bench_fabric(which: str, repeat: int, only: set[str] | None = None) -> dict[
                 "peak_mib": max(r["peak_mib"] for r in runs),
                 "rc": runs[-1]["rc"],
                 "devices": ndev,
+                "parent_mib": max(r["rss_mib"] for r in runs),
+                "worker_mib": max(r["child_rss_mib"] for r in runs),
             }
             out[label] = res
             budget = BUDGETS.get(which, {}).get(label)
@@ -238,6 +240,8 @@ def bench_fabric(which: str, repeat: int, only: set[str] | None = None) -> dict[
                 )
             if mem is not None:
                 verdict += f"; memory < {mem:g} MiB: {'OK' if res['peak_mib'] < mem else 'MISSED'}"
+            if p > 1:  # forked workers share the parent's pages at first: their RSS counts those again
+                verdict += f" (parent {res['parent_mib']:.0f} MiB + {p} x largest worker {res['worker_mib']:.0f} MiB)"
             print(
                 f"  {label:20s} median {wall:6.2f} s (runs {', '.join(map(str, res['all']))}), CPU {res['cpu']:6.2f} s, "
                 f"peak {res['peak_mib']:6.0f} MiB, {ndev / wall:7.0f} devices/s, exit {res['rc']}{verdict}",

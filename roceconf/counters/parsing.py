@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import logging
 import re
@@ -40,12 +41,16 @@ def jload(text: str) -> Any:
     s = text.strip()
     if not s:
         return None
-    for start in (0, *(m.start() for m in re.finditer(r"^[\[{]", s, re.M))):
+    # the whole answer first; only when it is not JSON, from each line that opens an object or array
+    for start in itertools.chain((0,), (m.start() for m in _JSON_START.finditer(s))):
         try:
-            return json.loads(s[start:])
+            return json.loads(s[start:] if start else s)
         except (ValueError, RecursionError):
             continue
     return None
+
+
+_JSON_START = re.compile(r"^[\[{]", re.M)
 
 
 def base_command(cmd: str, filters: tuple[str, ...] = ("json",)) -> str | None:
