@@ -30,8 +30,10 @@ The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan 
 `--repeat` times and the median judged (the machine is shared: the load average is printed). Both the wall
 time and the CPU time of the process and its workers (what the command costs whatever else runs on the
 machine; for `drift` the sum over its workers) are compared with the budget, and a last line lists the
-budgets the wall time missed. The peak memory of `drift` adds up the parent and its forked workers (the
-workers share the parent's pages at first, so this over-counts).
+budgets the wall time missed. Peak memory: the command's own high-water mark (VmHWM; `ru_maxrss` would also
+count the benchmark's own pages, which Linux keeps across the exec); for `drift` and `health`, which fork
+workers, the larger of that and the proportional set size of the command and its workers sampled every
+0.1 s (their RSS added up, printed beside it, counts the pages they share with the parent again).
 
 Correctness: every phase exits as it must (0; drift 1) and drift finds exactly the injected faults. A wrong
 result fails (exit 1); the budgets are printed (OK / MISSED), the machine may be shared. `--quick`: every phase
@@ -107,36 +109,79 @@ def child(argv: list[str]) -> int:
         "rc": rc,
         "wall": wall,
         "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
-        "rss_mib": me.ru_maxrss / 1024,
+        # VmHWM: this process's own peak. ru_maxrss would also count the pages of the benchmark that spawned
+        # it (Linux keeps the larger high-water mark of the memory image replaced at exec)
+        "rss_mib": _own_peak_mib() or me.ru_maxrss / 1024,
         "child_rss_mib": kids.ru_maxrss / 1024,
     }
     os.write(int(os.environ["ROCECONF_BENCH_FD"]), (json.dumps(res) + "\n").encode())
     return 0
 
 
+def _own_peak_mib() -> float | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def _tree_pss_mib(pid: int) -> float | None:
+    """The proportional set size of a process and its descendants (shared pages counted once in all), or None
+    where /proc does not tell it."""
+    total, todo, seen = 0, [pid], 0
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup", encoding="ascii") as fh:
+                total += next(int(x.split()[1]) for x in fh if x.startswith("Pss:"))
+            seen += 1
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as fh:
+                    todo += [int(c) for c in fh.read().split()]
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total / 1024 if seen else None
+
+
 def run_phase(argv: list[str], procs: int = 1) -> dict:
     r, w = os.pipe()
     env = dict(os.environ, ROCECONF_BENCH_FD=str(w))
+    err = tempfile.TemporaryFile(mode="w+")
     t0 = time.perf_counter()
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, __file__, "--child", *argv],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+        stderr=err,
         pass_fds=(w,),
-        check=False,
     )
+    # the memory of the command and its workers together, sampled while it runs
+    pss = 0.0
+    while proc.poll() is None:
+        pss = max(pss, _tree_pss_mib(proc.pid) or 0.0)
+        time.sleep(0.1)
     outer = time.perf_counter() - t0
+    err.seek(0)
+    stderr = err.read()
+    err.close()
     os.close(w)
     with os.fdopen(r) as fh:
         data = fh.read().strip()
     if proc.returncode or not data:
-        raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr[-2000:]}")
+        raise SystemExit(f"{' '.join(argv)} failed: {stderr[-2000:]}")
     res = json.loads(data)
     res["outer"] = outer
-    res["peak_mib"] = res["rss_mib"] + procs * res["child_rss_mib"]
+    res["pss_mib"] = pss
+    # forked workers: their RSS counts the pages they share with the parent again (parent + workers is an
+    # upper bound); the sampled PSS of the whole tree counts shared pages once (a peak between two samples
+    # 0.1 s apart is missed): the peak judged is the larger of that and the parent's own exact peak
+    res["upper_mib"] = res["rss_mib"] + procs * res["child_rss_mib"]
+    res["peak_mib"] = max(res["rss_mib"], pss) if procs > 1 else res["rss_mib"]
     return res
 
 
@@ -226,6 +271,7 @@ def bench_fabric(which: str, repeat: int, only: set[str] | None = None) -> dict[
                 "peak_mib": max(r["peak_mib"] for r in runs),
                 "rc": runs[-1]["rc"],
                 "devices": ndev,
+                "pss_mib": max(r["pss_mib"] for r in runs),
                 "parent_mib": max(r["rss_mib"] for r in runs),
                 "worker_mib": max(r["child_rss_mib"] for r in runs),
             }
@@ -241,7 +287,8 @@ def bench_fabric(which: str, repeat: int, only: set[str] | None = None) -> dict[
             if mem is not None:
                 verdict += f"; memory < {mem:g} MiB: {'OK' if res['peak_mib'] < mem else 'MISSED'}"
             if p > 1:  # forked workers share the parent's pages at first: their RSS counts those again
-                verdict += f" (parent {res['parent_mib']:.0f} MiB + {p} x largest worker {res['worker_mib']:.0f} MiB)"
+                verdict += (f" (sampled PSS of the command and its workers {res['pss_mib']:.0f} MiB; RSS: parent "
+                            f"{res['parent_mib']:.0f} MiB + {p} x largest worker {res['worker_mib']:.0f} MiB)")
             print(
                 f"  {label:20s} median {wall:6.2f} s (runs {', '.join(map(str, res['all']))}), CPU {res['cpu']:6.2f} s, "
                 f"peak {res['peak_mib']:6.0f} MiB, {ndev / wall:7.0f} devices/s, exit {res['rc']}{verdict}",
