@@ -13,6 +13,11 @@ Correctness: the findings are exactly the injected faults - crossed rails on the
 two NICs and the two leaf ports) and a miswire on the last spine's first port (RC501 on four ends) - and
 every other link is confirmed. The exit status follows it (1: wrong); the targets are printed (OK / MISSED).
 `--quick`: 256 hosts, 4 spines per pod (the correctness check, as the test suite runs it: tests/test_bench_quick.py).
+
+Link health: then two samples of every intent port's link counters (snapshots built in memory, not parsed;
+FCS errors rising on one leaf port) are judged with the ECMP groups and joined into every link's verdict
+(``with_links``), timed the same way; the findings must add exactly that RC510 (every check of every end is
+read here, so the verdicts can be ok: FEC included, which no platform reads today).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ TARGET_S, TARGET_MIB = 10.0, 1024
 
 def main() -> int:
     from roceconf import platforms
-    from roceconf.cabling.collect import SAVED_SUFFIX, cabling_offline
+    from roceconf.cabling.collect import SAVED_SUFFIX, cabling_offline, with_links
     from roceconf.compile import load_valid
     from roceconf.lab.wiring import Wiring
 
@@ -61,7 +66,12 @@ def main() -> int:
         cpu0, wall0 = time.process_time(), time.perf_counter()
         report = cabling_offline(fab, saved)
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        snaps, hot = link_samples(fab)
+        cpu1, wall1 = time.process_time(), time.perf_counter()
+        linked = with_links(cabling_offline(fab, saved), fab, snaps, {})
+        lcpu, lwall = time.process_time() - cpu1, time.perf_counter() - wall1
+    lmib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     got = sorted((f.rule, f.device, f.port) for f in report.findings)
     crossed = [f for f in got if f[0] == "RC503"]
     miswired = [f for f in got if f[0] == "RC501"]
@@ -77,8 +87,35 @@ def main() -> int:
     if not quick:
         print(f"target {TARGET_S:g} s: {'OK' if cpu < TARGET_S else 'MISSED'}; "
               f"target {TARGET_MIB} MiB: {'OK' if mib < TARGET_MIB else 'MISSED'}")
+    extra = sorted(set((f.rule, f.device, f.port) for f in linked.findings) - set(got))
+    correct = correct and extra == [("RC510", *hot)]
+    print(f"cabling with link health (2 samples of {sum(len(d.ports) for d in fab.devices.values())} ports, "
+          f"{len(linked.link.groups)} ECMP groups; LLDP read again): {lcpu:.2f} s CPU on one core ({lwall:.2f} s wall), "
+          f"peak {lmib:.0f} MiB; "
+          f"findings added {extra}")
     print(f"correct: {'yes' if correct else 'no'}")
     return 0 if correct else 1
+
+
+def link_samples(fab):  # noqa: ANN001, ANN201 - bench helper
+    """Two samples of every intent port's link counters, 10 s apart: 1 GB/s each way, no errors, one carrier
+    transition; the first switch-to-switch link end counts 5 FCS errors per second. Returns (samples, that end)."""
+    from roceconf.counters.model import PortCounters, Snapshot
+
+    hot = next((x.a.device, x.a.port) for x in fab.links
+               if not fab.devices[x.a.device].is_host and not fab.devices[x.b.device].is_host)
+    out = {}
+    for n, dev in fab.devices.items():
+        pair = []
+        for t in (0.0, 10.0):
+            ports = {}
+            for p in dev.ports:
+                crc = 50 if (n, p) == hot and t else 0
+                ports[p] = PortCounters(link={"fcs_errors": crc, "fec_uncorrectable": 0, "carrier_transitions": 1,
+                                              "rx_octets": int(1e9 * t), "tx_octets": int(1e9 * t)})
+            pair.append(Snapshot(n, dev.platform, t, ports))
+        out[n] = pair
+    return out, hot
 
 
 if __name__ == "__main__":

@@ -118,6 +118,103 @@ def test_saved_lldp_replays_offline_to_the_same_findings_through_the_cli(
     assert [f.to_dict() for f in offline.findings] == live["findings"]
 
 
+#: link scenarios on every platform whose answers carry the counter, all at once: (scenario, its exact finding)
+LINK_SCENARIOS = {
+    "crc@leaf1:Ethernet49": ("RC510", "leaf1", "Ethernet49"),  # EOS
+    "crc@spine1:Ethernet1/3": ("RC510", "spine1", "Ethernet1/3"),  # NX-OS
+    "crc@spine2:et-0/0/1": ("RC510", "spine2", "et-0/0/1"),  # Junos
+    "crc@gpu1:eth0": ("RC510", "gpu1", "eth0"),  # ConnectX
+    "crc@gpu3:eth1": ("RC510", "gpu3", "eth1"),  # bnxt
+    "crc@gpu4:eth1": ("RC510", "gpu4", "eth1"),  # linux-dcb
+    "flap@leaf4:Ethernet50": ("RC512", "leaf4", "Ethernet50"),  # EOS
+    "flap@spine2:et-0/0/2": ("RC512", "spine2", "et-0/0/2"),  # Junos
+    "flap@gpu2:eth1": ("RC512", "gpu2", "eth1"),  # ConnectX
+    "flap@gpu3:eth0": ("RC512", "gpu3", "eth0"),  # bnxt
+    "flap@gpu4:eth0": ("RC512", "gpu4", "eth0"),  # linux-dcb
+    "fec@leaf3:Ethernet248": ("RC511", "leaf3", "Ethernet248"),  # SONiC
+    "ecmp-imbalance@leaf1:Ethernet50": ("RC520", "leaf1", "Ethernet50"),  # EOS
+}
+
+
+#: (platform, check) not observable there (no sourced counter: CounterSpec.link_reads), RC519 once each; ECMP
+#: only where the lab has a group (the leaves)
+NOT_OBSERVABLE = sorted([("eos", "fec"), ("nxos", "fec"), ("nxos", "flaps"), ("junos", "fec"), ("sonic", "fcs"),
+                         ("sonic", "flaps"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"), ("nvue", "flaps"),
+                         ("nvue", "ecmp"), ("connectx", "fec"), ("bnxt", "fec"), ("linux-dcb", "fec")])
+
+
+@SHARED_LAB
+def test_the_healthy_lab_with_link_counters_gives_ok_links_and_exit_0(
+    fab: Fabric, cabled: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
+) -> None:
+    """`roceconf cabling --inventory --interval` on the healthy lab: every check each platform reads is ok,
+    every check it cannot observe is n/a (RC519 once per platform and check), so every link is ok and the run
+    exits 0 - a healthy fabric is not 'unknown' forever."""
+    lab_, inv = cabled
+    lab_.set_scenarios([])
+    env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
+    out = tmp_path / "healthy.json"
+    proc = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--inventory", str(inv),
+                           "--interval", "0.5", "--format", "json", "-o", str(out)], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.read_text())
+    assert data["exit_code"] == 0 and data["findings"] == [] and data["counters_unread"] == {}
+    assert [li["status"] for li in data["links"]] == ["ok"] * 16
+    assert {li["parts"]["link_health"]["status"] for li in data["links"]} == {"ok"}
+    states = {(e["device"], k): c["status"] for e in data["link_health"] for k, c in e["checks"].items()}
+    assert set(states.values()) == {"ok", "n/a"}  # nothing unknown: every check a platform reads was judged
+    platform = {d["device"]: d["platform"] for d in data["devices"]}
+    assert sorted({(platform[d], k) for (d, k), st in states.items() if st == "n/a"}
+                  | {(platform[g["device"]], "ecmp") for g in data["ecmp"] if g["status"] == "n/a"}) == NOT_OBSERVABLE
+    assert sorted((n["platform"], n["check"]) for n in data["not_observable"]) == NOT_OBSERVABLE
+    assert {e["status"] for e in data["link_health"] if e["device"] == "leaf2"} == {"n/a"}  # NVUE: no check at all
+    assert {g["device"]: g["status"] for g in data["ecmp"]} == {"leaf1": "ok", "leaf2": "n/a", "leaf3": "n/a",
+                                                               "leaf4": "ok"}
+
+
+@SHARED_LAB
+def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
+    fab: Fabric, cabled: tuple[Lab, Path], creds: tuple[str, str], tmp_path: Path
+) -> None:
+    """`roceconf cabling --inventory --interval`: LLDP and two samples of every device's link counters from the
+    lab; each link scenario's finding on the right device, port and rule; where a platform does not read the
+    counter (crc on NVUE and SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
+    what is observable; the saved samples replay offline (--counters) to the same findings."""
+    lab_, inv = cabled
+    blind = ["crc@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
+    lab_.set_scenarios([*LINK_SCENARIOS, *blind])
+    env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
+    saved_lldp, saved, out = tmp_path / "lldp", tmp_path / "counters", tmp_path / "live.json"
+    try:
+        proc = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--inventory", str(inv),
+                               "--interval", "0.5", "--save-lldp", str(saved_lldp), "--save-counters", str(saved),
+                               "--format", "json", "-o", str(out)], env=env, capture_output=True, text=True,
+                              timeout=300)
+    finally:
+        lab_.set_scenarios([])
+    assert proc.returncode == 1, proc.stderr
+    live = json.loads(out.read_text())
+    assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(LINK_SCENARIOS.values())
+    ends = {(e["device"], e["port"]): e["checks"] for e in live["link_health"]}
+    assert ends[("leaf2", "swp1")]["fcs"]["status"] == "n/a"
+    assert ends[("leaf3", "Ethernet0")]["fcs"]["status"] == "n/a"
+    assert ends[("spine1", "Ethernet1/1")]["flaps"]["status"] == "n/a"
+    # the links fail exactly where a link health finding is (RC520 is its group's, not a link's), every other
+    # one is ok (nothing unknown in the lab)
+    failed = {(li["a"], li["b"]) for li in live["links"] if li["status"] == "fail"}
+    hit = {f"{d}:{p}" for r, d, p in LINK_SCENARIOS.values() if r != "RC520"}
+    assert failed == {(li["a"], li["b"]) for li in live["links"] if {li["a"], li["b"]} & hit}
+    assert {li["status"] for li in live["links"]} <= {"ok", "fail"}
+    offline = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--lldp", str(saved_lldp),
+                              "--counters", str(saved), "--format", "json"], capture_output=True, text=True,
+                             timeout=300)
+    assert offline.returncode == 1, offline.stderr
+    replay = json.loads(offline.stdout)
+    assert [(f["rule"], f["device"], f["port"]) for f in replay["findings"]] == [
+        (f["rule"], f["device"], f["port"]) for f in live["findings"]]
+
+
 @SHARED_LAB
 def test_bad_cabling_scenarios_are_refused(cabled: tuple[Lab, Path]) -> None:
     lab_, _inv = cabled

@@ -309,3 +309,25 @@ def test_one_result_per_cause_in_sarif_and_github(in_root: Path) -> None:
     gh = _findings("github", "t", diags, [], rules, {}).splitlines()
     assert len(gh) == 4 and "leaf01:Ethernet33-40" in gh[0]
     assert _findings("markdown", "t", diags, [], rules, {}).count("leaf01:Ethernet") == 4 + 1
+
+
+def test_sarif_fingerprint_is_one_per_cause_however_many_ports(in_root: Path) -> None:
+    """Code scanning keeps one alert per cause: the fingerprint of a grouped result does not change when the
+    fault spreads to more ports or is fixed on some; another value or rule is another alert."""
+    from roceconf.diagnostics import Diagnostic
+    from roceconf.findings import _findings, check_rules
+
+    f = "inventories/pod/intent.yml"
+
+    def d(port: int, spine: int, mtu: int = 9000, code: str = "RC207") -> Diagnostic:
+        return Diagnostic(f, 59, 5, "error", code, f"MTU differs: leaf01:Ethernet{port} {mtu} (cfg/leaf01.cfg:55) vs "
+                          f"spine{spine}:swp1 9214 (cfg/spine{spine}.yaml:{200 + spine})")
+
+    def prints(diags: list[Diagnostic]) -> list[str]:
+        sarif = json.loads(_findings("sarif", "t", diags, [], check_rules(), {}))
+        return [r["partialFingerprints"]["roceconfFinding/v1"] for r in sarif["runs"][0]["results"]]
+
+    one, three, eight = (prints([d(32 + s, s) for s in range(1, n + 1)]) for n in (1, 3, 8))
+    assert len(one) == len(three) == len(eight) == 1 and one == three == eight
+    other = prints([d(33, 1, mtu=1500), d(33, 1, code="RC206")])
+    assert len(set(other + one)) == 3

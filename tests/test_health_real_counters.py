@@ -235,6 +235,8 @@ def _same_or_absent(cut: dict, full: dict, where: str) -> None:
                     assert full[name][part].get(c, {}).get(p) == v, f"{where}: {name} {c}[{p}] = {v}"
         for c, v in pc["port"].items():
             assert full[name]["port"].get(c) == v, f"{where}: {name} {c} = {v}"
+        for c, v in pc.get("link", {}).items():  # link counters (cabling's): never a cut, smaller value
+            assert full[name].get("link", {}).get(c) == v, f"{where}: {name} link {c} = {v}"
         for p in pc["wd_read"] or []:  # a queue's watchdog state is read as the full answer has it, or not
             assert p in (full[name]["wd_read"] or []), f"{where}: {name} phantom watchdog state {p}"
             assert (p in pc["wd_shut"]) == (p in full[name]["wd_shut"]), f"{where}: {name} queue {p} state"

@@ -287,3 +287,77 @@ def test_values_are_escaped() -> None:
     # the findings table carries it as text, escaped; the page's script sets it as text only
     assert "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>" in page
     assert ".innerHTML" not in page
+
+
+def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path) -> None:
+    """`roceconf cabling --counters --format html` on the lab: FCS errors on spine2:et-0/0/1 (its link red), a
+    miswire at leaf4:Ethernet49/50 (RC501: those links red), spine1's link counters missing (its other links grey,
+    unknown: never green), every other link green; n/a checks (RC519) colour nothing and the summary names them."""
+    from roceconf.lab.counters import Scenario
+    from tests.test_cabling import save
+    from tests.test_cabling_links import SAVED_SUFFIX, save_counters
+
+    fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
+    lldp = save(fab, tmp_path / "lldp", lambda w: w.swap("leaf4", "Ethernet49", "miswire"))  # leaf4's uplinks
+    counters = save_counters(fab, tmp_path / "counters", {"spine2": [Scenario("crc", "et-0/0/1")]})
+    (counters / ("spine1" + SAVED_SUFFIX)).unlink()
+    page, rep = tmp_path / "cabling.html", tmp_path / "cabling.json"
+    for fmt, out in (("html", page), ("json", rep)):
+        res = subprocess.run(EXE + ["cabling", str(ROOT / "inventories" / "lab" / "intent.yml"), "--lldp", str(lldp),
+                                    "--counters", str(counters), "--format", fmt, "-o", str(out)],
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 1, res.stderr[-2000:]
+    report = json.loads(rep.read_text())
+    assert sorted((f["rule"], f["device"], f["port"]) for f in report["findings"]) == [
+        ("RC501", "leaf4", "Ethernet49"), ("RC501", "leaf4", "Ethernet50"), ("RC501", "spine1", "Ethernet1/4"),
+        ("RC501", "spine2", "et-0/0/3"), ("RC510", "spine2", "et-0/0/1")]
+    color = {"ok": "ok", "unknown": "unknown", "fail": "critical"}
+    want = Counter(color[li["status"]] for li in report["links"])
+    # 3 red (the FCS link, leaf4's two uplinks), spine1's 3 other links grey, the 10 others green
+    assert want == Counter({"ok": 10, "critical": 3, "unknown": 3}), want
+    text = page.read_text()
+    assert "http://" not in re.sub(r"http://www\.w3\.org/[\w/.-]*", "", text) and "https://" not in text
+    _open(browser, page)
+    assert _console_errors(browser) == []
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    # each link of the lab is its own pair of nodes: one segment per link, in its verdict's colour
+    drawn = Counter()
+    for el in browser.find_elements("css selector", "svg .links path"):
+        drawn[el.get_attribute("class").removeprefix("l-")] += el.get_attribute("d").count("M")
+    assert drawn == want
+    pos = {el.get_attribute("data-name"): (float(el.get_attribute("data-x")), float(el.get_attribute("data-y")))
+           for el in browser.find_elements("css selector", "svg .dev")}
+    red = browser.find_element("css selector", "svg .links path.l-critical").get_attribute("d")
+    (x1, y1), (x2, y2) = pos["leaf2"], pos["spine2"]
+    assert f"M{x1},{y1}L{x2},{y2}" in red or f"M{x2},{y2}L{x1},{y1}" in red  # the FCS link leaf2 - spine2
+    devices = {el.get_attribute("data-name"): el.get_attribute("data-color")
+               for el in browser.find_elements("css selector", "svg .dev")}
+    assert devices["spine2"] == "critical" and devices["leaf4"] == "critical" and devices["spine1"] == "critical"
+    assert devices["gpu1"] == "ok" and devices["leaf2"] == "ok"
+    assert "RC510" in _click(browser, "spine2") and "et-0/0/1" in _click(browser, "spine2")
+    summary = browser.find_element("css selector", "header p").text
+    assert "n/a, not observable (RC519): " in summary and "nvue fcs, fec, flaps, ecmp" in summary
+    browser.save_screenshot(str(tmp_path / "cabling.png"))  # (kept with --basetemp to look at)
+    assert (tmp_path / "cabling.png").stat().st_size > 10_000
+
+
+def test_cabling_map_without_counters_and_hostile_lldp_text(tmp_path: Path) -> None:
+    """LLDP only: the crossed rail's two links red, the rest ok; a neighbour's system name is device text: it
+    reaches the page escaped, never as markup."""
+    from roceconf.cabling.collect import cabling_offline
+    from tests.test_cabling import save
+
+    fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
+
+    def hostile(dev: str, rows: list) -> list:
+        return [type(r)(r.local_port, "<script>alert(1)</script>", r.port_id, r.port_descr, r.chassis_id)
+                if dev == "leaf3" and r.local_port == "Ethernet248" else r for r in rows]
+
+    report = cabling_offline(fab, save(fab, tmp_path / "s", lambda w: w.swap("gpu1", None, "crossed-rail"), hostile))
+    fmap = html.cabling_map(report, fab)
+    colors = Counter(c for _a, _b, c, _k in fmap.links)
+    assert colors == Counter({"ok": 13, "critical": 3}), colors  # gpu1's two links and leaf3's uplink
+    assert {(a, b) for a, b, c, _k in fmap.links if c == "critical"} == {("gpu1", "leaf1"), ("gpu1", "leaf2"),
+                                                                         ("leaf3", "spine1")}
+    page = html.render(fmap)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

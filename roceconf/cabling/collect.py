@@ -18,9 +18,12 @@ from typing import Any
 
 from roceconf import platforms
 from roceconf.cabling.verdict import CablingReport, DeviceLldp, evaluate
+from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
-from roceconf.health.collect import _names, saved_json
+from roceconf.health.collect import SAVED_SUFFIX as COUNTERS_SUFFIX
+from roceconf.health.collect import _names, port_map, sample_device, saved_data, saved_json, snapshot
+from roceconf.health.collect import load_saved as load_saved_counters
 from roceconf.intent import DeviceSpec, Fabric
 
 SAVED_SUFFIX = ".lldp.json"
@@ -128,4 +131,137 @@ def cabling_offline(fab: Fabric, directory: str | Path, *, device: str | list[st
     return evaluate(fab, read, f"lldp {directory}")
 
 
-__all__ = ["SAVED_SUFFIX", "cabling_live", "cabling_offline", "load_saved", "read_device"]
+# ------------------------------------------------------------------------------------------- link counters
+def no_link_reader(dev: DeviceSpec) -> bool:
+    """The device's platform reads no link counter at all (``CounterSpec.link_reads`` empty): it is not asked,
+    has no samples and every link check of it is n/a (RC519), not unknown."""
+    return not platforms.counters(dev.platform).link_reads
+
+
+def link_counters_live(
+    fab: Fabric,
+    targets: dict[str, Target],
+    names: list[str],
+    *,
+    samples: int = 2,
+    interval: float = 10.0,
+    workers: int = 8,
+    timeout: float = 10.0,
+    retries: int = 2,
+    save_dir: str | Path | None = None,
+) -> tuple[dict[str, list[Snapshot]], dict[str, str]]:
+    """Sample the link counter commands of ``names`` ``samples`` times ``interval`` apart (health's sampling):
+    (device -> snapshots, device -> why not read). ``save_dir`` gets ``<device>.counters.json`` as health's
+    ``--save-counters`` writes it, for ``--counters``. A device whose platform reads no link counter has no
+    snapshots (an empty list)."""
+    unread: dict[str, str] = {}
+    snaps: dict[str, list[Snapshot]] = {}
+    todo = []
+    for n in names:
+        if no_link_reader(fab.devices[n]):
+            snaps[n] = []
+        else:
+            todo.append(n)
+
+    def one(name: str) -> Any:
+        dev = fab.devices[name]
+        cmds = platforms.counters(dev.platform).link_commands(port_map(dev))
+        return sample_device(dev, targets.get(name), samples=samples, interval=interval, timeout=timeout,
+                             retries=retries, commands=cmds)
+
+    def hung(name: str) -> Any:
+        from roceconf.health.collect import _Sampled
+
+        r = _Sampled(name)
+        r.error = r.reason = "no result in time (device hung)"
+        r.status = "unknown"
+        return r
+
+    per_read = timeout * (retries + 1) * 3 + 5 * (retries + 1)
+    got = run_pool(todo, one, workers=workers, deadline=per_read * samples + interval * (samples - 1), hung=hung,
+                   prefix="roceconf-cabling-counters")
+    for n in todo:
+        r, dev = got[n], fab.devices[n]
+        if r.error:
+            unread[n] = r.error
+            continue
+        if save_dir is not None:
+            from roceconf.outdir import write_outputs
+
+            write_outputs({n + COUNTERS_SUFFIX: json.dumps(saved_data(dev, r), indent=1) + "\n"}, save_dir,
+                          private=True)
+        snaps[n] = [snapshot(dev, s["taken_at"], s["outputs"], s["command_times"]) for s in r.samples]
+    return snaps, unread
+
+
+def link_counters_offline(
+    fab: Fabric, directory: str | Path, names: list[str]
+) -> tuple[dict[str, list[Snapshot]], dict[str, str]]:
+    """The saved ``DIR/<device>.counters.json`` of ``names`` (written by ``health --save-counters`` or
+    ``cabling --save-counters``): (device -> snapshots, device -> why not read). A device whose platform reads
+    no link counter needs no file (no snapshots)."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise CollectError(f"{directory}: not a directory", retry=False)
+    snaps: dict[str, list[Snapshot]] = {}
+    unread: dict[str, str] = {}
+    for n in names:
+        dev = fab.devices[n]
+        if no_link_reader(dev):
+            snaps[n] = []
+            continue
+        try:
+            snaps[n] = load_saved_counters(d / (n + COUNTERS_SUFFIX), dev)
+        except CollectError as e:
+            unread[n] = str(e)
+    return snaps, unread
+
+
+def static_polarization(fab: Fabric) -> Callable[[str], str | None]:
+    """device -> ``roceconf check``'s hash polarization finding (RC213, from the intent's desired states) that
+    names the device's role among its tiers, or None. Run once, when first asked."""
+    memo: list[list[tuple[list[str], str]]] = []
+
+    def of(device: str) -> str | None:
+        if not memo:
+            from roceconf.fabric import desired, run_checks
+
+            found = []
+            for d in run_checks(fab, desired(fab)).diagnostics:
+                if d.code == "RC213" and d.message.startswith("tiers "):
+                    found.append((d.message[6:].split(" (", 1)[0].split(", "), f"RC213 {d.message}"))
+            memo.append(found)
+        role = fab.devices[device].role
+        return next((msg for roles, msg in memo[0] if role in roles), None)
+
+    return of
+
+
+def with_links(
+    report: CablingReport,
+    fab: Fabric,
+    snaps: dict[str, list[Snapshot]],
+    unread: dict[str, str],
+    *,
+    health: str | Path | None = None,
+    drift: str | Path | None = None,
+) -> CablingReport:
+    """The LLDP report with the link counters judged (RC510-RC512, RC520) and joined, with the health and drift
+    reports where given, into one verdict per link."""
+    from roceconf.cabling.joint import attach
+    from roceconf.cabling.linkhealth import judge
+
+    return attach(report, fab, judge(fab, snaps, unread, polarization=static_polarization(fab)), health, drift)
+
+
+__all__ = [
+    "SAVED_SUFFIX",
+    "static_polarization",
+    "with_links",
+    "cabling_live",
+    "cabling_offline",
+    "link_counters_live",
+    "link_counters_offline",
+    "load_saved",
+    "read_device",
+]

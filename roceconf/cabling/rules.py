@@ -1,8 +1,11 @@
-"""Cabling rules RC500-RC505: what LLDP says about the intent's links. Registered in the catalogue of the
-validation rules (``roceconf.intent.rules.RULES``), so ``docs/rules.md`` lists them; docs/cabling.md says how
-each is decided."""
+"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC512 (RC519: a check
+the platform cannot observe) and ECMP balance RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
+rules (``roceconf.intent.rules.RULES``), so ``docs/rules.md`` lists them; docs/cabling.md says how each is decided
+and gives the thresholds (:class:`LinkThresholds`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from roceconf.intent.rules import Rule, rule
 
@@ -49,4 +52,67 @@ R_UNREAD = rule(
     "a link that could not be checked is unknown, never confirmed",
 )
 
+
+R_FCS = rule(
+    "RC510",
+    "error",
+    "FCS/CRC errors rising on a link",
+    "clean or replace the optics and the cable of the link (the errors count at the receiving end)",
+    "every frame with a bad FCS is dropped: on a lossless class that is a RoCE go-back-N retransmission",
+)
+R_FEC = rule(
+    "RC511",
+    "error",
+    "Uncorrectable FEC codewords rising on a link",
+    "check the optics, the cable and the FEC mode of both ends; replace the failing part",
+    "an uncorrectable codeword corrupts the frames in it: they are dropped like FCS errors",
+)
+R_FLAP = rule(
+    "RC512",
+    "error",
+    "Link flapped between samples",
+    "check the optics, the cable and the port's logs at both ends; a link that keeps flapping must be drained",
+    "a flap drops everything in flight, reroutes ECMP traffic and restarts PFC/ECN state on both ends",
+)
+R_NOT_OBSERVABLE = rule(
+    "RC519",
+    "info",
+    "Link check not observable on the platform: n/a",
+    "judge that check another way (the far end, the optics' own readings) until roceconf reads a sourced counter "
+    "for it on this platform (docs/cabling.md lists what each platform reads)",
+    "the platform's answers carry no counter roceconf has a primary source for: the check is not judged there, "
+    "said once per platform and check instead of an unknown on every link",
+)
+R_ECMP = rule(
+    "RC520",
+    "warning",
+    "ECMP imbalance toward the next tier",
+    "compare the hash fields and seeds of the tiers (roceconf check, RC213) and the flows' UDP source ports",
+    "one hot uplink congests (ECN marks, pauses) while the others idle: collectives run at the slowest link's pace",
+)
+
+#: the rules of the LLDP check, one JUnit case each (the link rules are written only where counters were given;
+#: RC519 is no case of its own: it is the reason a link rule's case is skipped)
 ALL: tuple[Rule, ...] = (R_MISSING, R_MISWIRED, R_UNEXPECTED, R_CROSSED_RAIL, R_WRONG_LEAF, R_UNREAD)
+LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_ECMP)
+
+
+@dataclass(frozen=True)
+class LinkThresholds:
+    """The thresholds of the link rules; rates are per second over each interval between two samples."""
+
+    #: RC510: FCS/CRC errors per second above which a link end is reported (any rise: each one is a drop)
+    fcs_per_second: float = 0.0
+    #: RC511: uncorrectable FEC codewords per second above which a link end is reported
+    fec_uncorrectable_per_second: float = 0.0
+    #: RC512: carrier transitions during the sampled time above which a link end is reported
+    flaps: int = 0
+    #: RC520: the hottest member's rate over the group's mean above which the group is imbalanced ...
+    ecmp_max_over_mean: float = 1.5
+    #: ... or the coefficient of variation (standard deviation / mean) of the members' rates
+    ecmp_cv: float = 0.25
+    #: RC520 judges a group only when its members' mean rate is at least this many bytes per second
+    ecmp_min_bytes_per_second: float = 1_000_000.0
+
+
+DEFAULT = LinkThresholds()

@@ -75,6 +75,16 @@ class LinkVerdict:
     b: str
     status: str
     rules: list[str]
+    #: the joint verdict's parts (cabling, link health, health, drift: :mod:`.joint`); None = LLDP only
+    parts: dict[str, Any] | None = None
+    #: (device, port) of each end (not written: ``a`` / ``b`` say it)
+    ends: tuple[tuple[str, str], tuple[str, str]] | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"a": self.a, "b": self.b, "status": self.status, "rules": self.rules}
+        if self.parts is not None:
+            out["parts"] = self.parts
+        return out
 
 
 @dataclass
@@ -85,6 +95,10 @@ class CablingReport:
     devices: list[DeviceLldp]
     links: list[LinkVerdict]
     findings: list[Finding]
+    #: link counters judged (:class:`roceconf.cabling.linkhealth.LinkHealth`); None = LLDP only
+    link: Any = None
+    #: the reports joined into each link's verdict (``health``, ``drift``: file names)
+    joined: dict[str, str] = field(default_factory=dict)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -100,12 +114,15 @@ class CablingReport:
 
     @property
     def exit_code(self) -> int:
-        """0 every link confirmed, 1 findings, 3 something could not be read (nothing judged is never 0)."""
+        """0 every link confirmed, 1 findings, 3 something could not be read (nothing judged is never 0). A link
+        check or ECMP group not observable on its platform (n/a, RC519) is no finding and keeps nothing from 0."""
         if any(f.rule != R_UNREAD.id for f in self.findings):
             return 1
         if not self.links or any(d.status == "unknown" for d in self.devices):
             return 3
         if any(li.status != "ok" for li in self.links):
+            return 3
+        if self.link is not None and any(g.status not in ("ok", "n/a") for g in self.link.groups):
             return 3
         return 0
 
@@ -121,8 +138,21 @@ class CablingReport:
                  "source": d.source, "neighbours": [n.to_dict() for n in d.neighbours], "warnings": d.warnings}
                 for d in self.devices
             ],
-            "links": [li.__dict__ for li in self.links],
+            "links": [li.to_dict() for li in self.links],
             "findings": [f.to_dict() for f in self.findings],
+            **self._link_dict(),
+        }
+
+    def _link_dict(self) -> dict[str, Any]:
+        """The link counters' part of the JSON report (absent when no counters were given)."""
+        if self.link is None:
+            return {}
+        return {
+            "joined": self.joined,
+            "link_health": [{"device": d, "port": p, **e.to_dict()} for (d, p), e in self.link.ends.items()],
+            "counters_unread": self.link.unread,
+            "not_observable": [n.to_dict() for n in self.link.not_observable],
+            "ecmp": [g.to_dict() for g in self.link.groups],
         }
 
 
@@ -249,7 +279,8 @@ def evaluate(fab: Fabric, read: dict[str, DeviceLldp], source: str) -> CablingRe
         else:
             status = "unknown"
         links.append(LinkVerdict(f"{a.device}:{a.port}", f"{b.device}:{b.port}", status,
-                                 sorted({f.rule for f in findings[before:]})))
+                                 sorted({f.rule for f in findings[before:]}),
+                                 ends=((a.device, a.port), (b.device, b.port))))
     for (dev, port), rows in sorted(seen.items(), key=lambda kv: (natural_key(kv[0][0]), natural_key(kv[0][1]))):
         if (dev, port) in ends:
             continue

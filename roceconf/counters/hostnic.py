@@ -21,6 +21,25 @@ ETHTOOL = "ethtool -S {port}"
 #: driver counter names worth a look when a table does not know them (listed under --debug)
 NOTABLE = re.compile(r"prio|pause|pfc|discard|cnp|ecn|nak|seq_err|out_of_seq|retrans|timeout")
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
+#: link counters of a netdev (``roceconf cabling``): the kernel's sysfs attributes, read with ``grep -H`` as the
+#: hw_counters are. Names and meaning: Linux Documentation/ABI/testing/sysfs-class-net (``carrier_changes``) and
+#: sysfs-class-net-statistics (``rx_crc_errors``, ``rx_bytes``, ``tx_bytes``). No public recording of this
+#: command's answer is kept (its layout is grep's ``FILE:VALUE``); FEC counters have no sysfs attribute.
+LINK_SYSFS = (
+    "grep -H . /sys/class/net/{port}/carrier_changes /sys/class/net/{port}/statistics/rx_crc_errors"
+    " /sys/class/net/{port}/statistics/rx_bytes /sys/class/net/{port}/statistics/tx_bytes"
+)
+LINK_NAMES = {
+    "carrier_changes": "carrier_transitions",
+    "rx_crc_errors": "fcs_errors",
+    "rx_bytes": "rx_octets",
+    "tx_bytes": "tx_octets",
+}
+LINK_READS = frozenset(LINK_NAMES.values())
+LINK_SOURCE = (
+    "Linux Documentation/ABI/testing/sysfs-class-net (carrier_changes) and sysfs-class-net-statistics "
+    "(rx_crc_errors, rx_bytes, tx_bytes), read with grep -H (FILE:VALUE lines)"
+)
 #: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
 #: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
 END_MARK = "#=== end"
@@ -40,6 +59,30 @@ def complete(text: str) -> str | None:
 def with_end(text: str) -> str:
     """One command's output as the host bundle prints it (what :func:`complete` reads back)."""
     return text.rstrip("\n") + "\n" + END_MARK + "\n"
+
+
+def link_commands(ports: dict[str, str | None]) -> list[str]:
+    """``CounterSpec.link_commands`` of a host: the sysfs link counters of each of the intent's ports."""
+    return [LINK_SYSFS.format(port=p) for p in ports]
+
+
+def read_link(body: str, pc: PortCounters) -> bool:
+    """The ``LINK_SYSFS`` answer (end mark already taken off) into ``pc``; False when it holds none."""
+    got = {c: v for n, v in grep_files(body).items() if (c := LINK_NAMES.get(n))}
+    for c, v in got.items():
+        pc.set_link(c, v)
+    return bool(got)
+
+
+def answer_link(port: str, pc: PortCounters) -> str:
+    """The lab's answer to ``LINK_SYSFS``: one ``FILE:VALUE`` line per link counter the port has."""
+    files = {"carrier_changes": f"/sys/class/net/{port}/carrier_changes"}
+    out = []
+    for name, c in LINK_NAMES.items():
+        if c in pc.link:
+            path = files.get(name, f"/sys/class/net/{port}/statistics/{name}")
+            out.append(f"{path}:{pc.link[c]}\n")
+    return "".join(out)
 
 
 def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
@@ -114,6 +157,10 @@ def parse_bundle(
         body = complete(text)
         if body is None:
             warnings.append(f"{cmd}: no end mark (a cut answer); not read")
+            return
+        if template == LINK_SYSFS:
+            if not read_link(body, ports.setdefault(port, PortCounters())) and body.strip():
+                warnings.append(f"{cmd}: no link counters found")
             return
         values = readers[template](body)
         if not values:
@@ -218,7 +265,7 @@ def ethtool_and_hw_counters(
     ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and the documents
     that define them (``ethtool_source``, ``hw_source``) are the platform's. The lab answers for a port without
     an RDMA device of its own with ``lab_rdma_device``."""
-    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files}
+    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, LINK_SYSFS: grep_files}
     tables = {ETHTOOL: (ethtool_prio, ethtool_port), HW_COUNTERS: ({}, hw_port)}
 
     def commands(ports: dict[str, str | None]) -> list[str]:
@@ -240,16 +287,30 @@ def ethtool_and_hw_counters(
         def missing(template: str, port: str) -> str:
             return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
 
-        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw}, missing)
+        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw, LINK_SYSFS: answer_link}, missing)
 
     sources = {ETHTOOL: ethtool_source, HW_COUNTERS: hw_source}
-    return CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=sources, transport="shell")
+    return CounterSpec(
+        commands=commands,
+        parse=parse,
+        simulate=simulate,
+        sources=sources,
+        transport="shell",
+        link_commands=link_commands,
+        link_sources={LINK_SYSFS: LINK_SOURCE},
+        link_reads=LINK_READS,
+    )
 
 
 __all__ = [
     "END_MARK",
     "ETHTOOL",
     "HW_COUNTERS",
+    "LINK_READS",
+    "LINK_SYSFS",
+    "answer_link",
+    "link_commands",
+    "read_link",
     "complete",
     "ethtool_and_hw_counters",
     "format_ethtool",

@@ -45,6 +45,17 @@ PRIO_GAUGES: dict[str, str] = {
     "queue_watermark_bytes": "egress queue buffer high watermark, bytes",
     "pg_watermark_bytes": "ingress priority group buffer high watermark, bytes",
 }
+#: Per-port monotonic link counters (``roceconf cabling``'s link health and ECMP balance). Kept apart from the
+#: counters above: ``health`` judges a port only on those, so a port whose answer carried link counters alone
+#: is never judged healthy by it.
+LINK_COUNTERS: dict[str, str] = {
+    "fcs_errors": "frames received with a bad frame check sequence (FCS/CRC errors)",
+    "fec_corrected": "FEC codewords corrected",
+    "fec_uncorrectable": "FEC codewords that could not be corrected",
+    "carrier_transitions": "link state changes (carrier up/down transitions, flaps)",
+    "rx_octets": "bytes received",
+    "tx_octets": "bytes sent",
+}
 ROCE_ERRORS = ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err")
 
 
@@ -60,6 +71,14 @@ class PortCounters:
     #: priorities whose watchdog state was read (None: none): a priority not listed here is not known to be
     #: open - a cut answer that lost its row says nothing about it
     wd_read: list[int] | None = None
+    #: link counters (``LINK_COUNTERS``); a name absent was not read (never 0)
+    link: dict[str, int] = field(default_factory=dict)
+
+    def set_link(self, counter: str, value: int) -> None:
+        if counter not in LINK_COUNTERS:
+            raise KeyError(counter)
+        if value >= 0:
+            self.link[counter] = int(value)
 
     def set_prio(self, counter: str, priority: int, value: int) -> None:
         if counter not in PRIO_COUNTERS:
@@ -104,14 +123,21 @@ class PortCounters:
     def empty(self) -> bool:
         return not (self.prio or self.port or self.gauges or self.wd_shut)
 
+    def has_health(self) -> bool:
+        """Something ``health`` judges was read (a count, or the watchdog state): link counters alone are not."""
+        return not self.empty() or self.wd_shut is not None
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "prio": {k: {str(p): v for p, v in sorted(d.items())} for k, d in sorted(self.prio.items())},
             "port": dict(sorted(self.port.items())),
             "gauges": {k: {str(p): v for p, v in sorted(d.items())} for k, d in sorted(self.gauges.items())},
             "wd_shut": self.wd_shut,
             "wd_read": self.wd_read,
         }
+        if self.link:  # only where read: a snapshot without link counters reads as before
+            out["link"] = dict(sorted(self.link.items()))
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PortCounters:
@@ -121,6 +147,7 @@ class PortCounters:
             gauges={k: {int(p): int(v) for p, v in d.items()} for k, d in data.get("gauges", {}).items()},
             wd_shut=data.get("wd_shut"),
             wd_read=data.get("wd_read"),
+            link={k: int(v) for k, v in data.get("link", {}).items()},
         )
 
 
@@ -173,6 +200,7 @@ def to_int(value: Any) -> int | None:
 
 
 __all__ = [
+    "LINK_COUNTERS",
     "PORT_COUNTERS",
     "PRIO_COUNTERS",
     "PRIO_GAUGES",
@@ -205,7 +233,14 @@ class CounterSpec:
     * ``simulate(ports, command, rdma)``: the output of one command, formatted like the device does, from
       counters (the loopback lab serves it); None where the command is not a counter command;
     * ``sources``: command -> the vendor document that defines the command and the fields read;
-    * ``transport``: ``eapi-json`` (EOS eAPI, JSON results), ``cli`` (SSH CLI), ``shell`` (host bundle).
+    * ``transport``: ``eapi-json`` (EOS eAPI, JSON results), ``cli`` (SSH CLI), ``shell`` (host bundle);
+    * ``link_commands(ports)``: the commands whose answers carry the link counters (``LINK_COUNTERS``:
+      FCS errors, FEC, carrier transitions, octets) that ``roceconf cabling`` samples; None where the platform
+      reads none (no primary source for them: docs/cabling.md); ``parse`` reads their answers too;
+    * ``link_sources``: command -> the document or recording that defines the link counters read from it;
+    * ``link_reads``: the link counters (``LINK_COUNTERS`` names) ``parse`` reads from those answers, each
+      defined by a source in ``link_sources``: a counter not listed is never read on the platform, so
+      ``roceconf cabling`` reports the checks that need it as not observable (RC519), not as unknown.
     """
 
     commands: Any
@@ -213,3 +248,14 @@ class CounterSpec:
     simulate: Any
     sources: dict[str, str]
     transport: str = "cli"
+    link_commands: Any = None
+    link_sources: dict[str, str] = field(default_factory=dict)
+    link_reads: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        bad = sorted(self.link_reads - LINK_COUNTERS.keys())
+        if bad:
+            raise ValueError(f"link_reads names no link counter: {', '.join(bad)}")
+        if bool(self.link_reads) != (self.link_commands is not None) or bool(self.link_reads) != bool(
+                self.link_sources):
+            raise ValueError("link_reads, link_commands and link_sources go together: all given or none")

@@ -77,9 +77,11 @@ def sample_device(
     timeout: float,
     retries: int,
     sleep: Callable[[float], None] = time.sleep,
+    commands: list[str] | None = None,
 ) -> _Sampled:
-    """Read one device's counters ``samples`` times, ``interval`` seconds apart. Never raises for device
-    problems: the result's ``error`` says why it could not be read."""
+    """Read one device's counters ``samples`` times, ``interval`` seconds apart (``commands``: other commands
+    than the platform's health commands, e.g. its link counter commands). Never raises for device problems:
+    the result's ``error`` says why it could not be read."""
     out = _Sampled(dev.name)
     t0 = time.monotonic()
     try:
@@ -91,7 +93,7 @@ def sample_device(
             )
         out.source = f"{target.host}:{target.port}" if target.port else target.host
         spec = platforms.counters(dev.platform)
-        cmds = spec.commands(port_map(dev))
+        cmds = spec.commands(port_map(dev)) if commands is None else commands
         due = time.monotonic()
         for i in range(samples):
             if i:

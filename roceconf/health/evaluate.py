@@ -616,7 +616,8 @@ def evaluate_device(dev: DeviceSpec, snaps: list[Snapshot], th: R.Thresholds = R
         res.status, res.reason = "unknown", f"{len(snaps)} sample(s): rates need two"
         return res
     wanted = list(dev.ports) or sorted({p for s in snaps for p in s.ports}, key=natural_key)
-    seen = [p for p in wanted if all(p in s.ports for s in snaps)]
+    # link counters alone (roceconf cabling's) are nothing health judges: such a port was not read here
+    seen = [p for p in wanted if all(p in s.ports and s.ports[p].has_health() for s in snaps)]
     if not seen:
         first = "; ".join(res.warnings[:2])
         res.status = "unknown"

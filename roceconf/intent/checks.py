@@ -769,3 +769,7 @@ def _conformance(fab: Fabric) -> None:
             f"{dev.name} ({dev.platform}): no lossy class of role other takes the DSCPs the intent does not "
             f"name; they keep the {dev.platform} default mapping",
         )
+
+
+# settings a device's OS release does not have yet (RC167): registered by importing the module
+import roceconf.intent.releases  # noqa: E402, F401

@@ -14,7 +14,7 @@ from roceconf import platforms
 from roceconf.intent.fabric import DeviceSpec, Fabric
 from roceconf.intent.model import DynamicLb, TrafficClass
 from roceconf.names import natural_key
-from roceconf.platforms.base import Capabilities
+from roceconf.platforms.base import Capabilities, version_key
 from roceconf.render import render_state
 from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState, Ecmp, Ecn, Interface, NicRdma, Pfc, PfcWatchdog, Sched
@@ -93,6 +93,13 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
     release = plat.release(dev.os_version, dev.model)
     if release:
         hints = {**hints, "os_version": release}
+    # settings the device's release does not have yet (``Capabilities.introduced``): not rendered; an intent
+    # that counts on them is refused at validation (RC167, roceconf.intent.releases)
+    lacks = (
+        {f for f, first, _ in cap.introduced if version_key(release) < version_key(first)}
+        if capped and release and cap.introduced
+        else set()
+    )
     if dev.buffer_model and "buffer_model" in hints:  # stated in the intent: wins over the platform default
         hints = {**hints, "buffer_model": dev.buffer_model}
     if cap.every_dscp_mapped:
@@ -148,7 +155,11 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             mtu=mtu,
             trust=s.trust,
             pfc=Pfc(enabled=bool(lossless), no_drop=list(lossless)),
-            pfc_watchdog=(s.pfc_watchdog.enabled and bool(lossless)) if not dev.is_host else None,
+            pfc_watchdog=(
+                (s.pfc_watchdog.enabled and bool(lossless))
+                if not dev.is_host and "pfc_watchdog" not in lacks
+                else None
+            ),
             link_pause=s.link_pause if dev.is_host else None,
             ecn={k: _port_ecn(v, port.speed_gbps) for k, v in ecn.items()},
             scheduling={k: v.model_copy() for k, v in sched.items()},
@@ -156,7 +167,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         )
     wd = PfcWatchdog()
     ecmp = Ecmp()
-    if not dev.is_host:
+    if not dev.is_host and "pfc_watchdog" not in lacks:
         w = s.pfc_watchdog
         f = cap.watchdog_fields if capped else frozenset(PfcWatchdog.model_fields)
         # timers in the platform's resolution (EOS: 10 ms); RC150 reports a value that had to be rounded
@@ -168,6 +179,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
             polling_ms=_round(w.polling, wq) if "polling_ms" in f else None,
             action=w.action if w.action in cap.watchdog_actions or not capped else None,
         )
+    if not dev.is_host:
         fields = sorted(x for x in s.ecmp.fields if not capped or not cap.hash_fields or x in cap.hash_fields)
         ecmp = Ecmp(
             fields=fields,

@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         metavar="NAME[@DEVICE[:PORT]]",
         help="counter scenario (healthy, pfc-storm, watchdog, lossless-drops, ecn-no-cnp, misclassified-pause, "
-        "counter-reset) or cabling scenario (miswire, crossed-rail; needs --cabling); repeatable",
+        "counter-reset; link counters: crc, fec, flap, ecmp-imbalance) or cabling scenario (miswire, crossed-rail; "
+        "needs --cabling); repeatable",
     )
     ap.add_argument(
         "--cabling",

@@ -18,7 +18,17 @@ Scenarios (``--scenario NAME[@DEVICE[:PORT]]``; without DEVICE every device, wit
   receive discards of that priority);
 * ``ecn-no-cnp`` (NIC ports): ECN-marked RoCE packets keep arriving, no CNP is sent;
 * ``misclassified-pause``: 30 PFC frames/s received on the lowest lossy priority;
-* ``counter-reset``: the counters restart from zero once, right after the first read of each command.
+* ``counter-reset``: the counters restart from zero once, right after the first read of each command;
+* ``crc`` (link counters): the port counts 200 FCS/CRC errors per second;
+* ``flap`` (link counters): the port's carrier goes down and up once more at every read (2 transitions);
+* ``fec`` (link counters): the port counts 50 uncorrectable FEC codewords per second (only SONiC's answer
+  carries FEC counters);
+* ``ecmp-imbalance`` (link counters): the port sends 4 times the bytes of the others; without PORT, the
+  device's first port.
+
+Link counters (``roceconf cabling``): every port sends and receives ``LINK_BYTES`` bytes per second, counts no
+FCS errors and no uncorrectable FEC codewords (1,000 corrected per second) and has one carrier transition (the
+link coming up). Each platform serves the ones its answer carries.
 """
 
 from __future__ import annotations
@@ -38,6 +48,10 @@ SCENARIOS = (
     "ecn-no-cnp",
     "misclassified-pause",
     "counter-reset",
+    "crc",
+    "fec",
+    "flap",
+    "ecmp-imbalance",
 )
 #: scenarios that only make sense on one kind of device
 HOST_ONLY = frozenset({"ecn-no-cnp"})
@@ -49,6 +63,9 @@ ECN_RATE, CNP_RATE = 500.0, 480.0
 LOSSY_DROPS = 5.0
 STORM_RATE, STORM_US = 40_000.0, 950_000.0
 DROP_RATE, MISCLASS_RATE = 50.0, 30.0
+LINK_BYTES = 1.25e9  # 10 Gb/s each way on every port
+CRC_RATE, FEC_CORRECTED, FEC_UNCORRECTABLE = 200.0, 1_000.0, 50.0
+HOT = 4.0  # ecmp-imbalance: the hot port's bytes, times the others'
 
 
 @dataclass
@@ -121,10 +138,16 @@ class LabCounters:
         n, first = self.reads.get(command, (0, now))
         n += 1
         self.reads[command] = (n, first)
-        return {name: self._port(name, prof, now, n, first) for name, prof in ports.items()}
+        first_port = next(iter(ports), None)
+        return {name: self._port(name, prof, now, n, first, name == first_port) for name, prof in ports.items()}
 
-    def _port(self, name: str, prof: PortProfile, now: float, n: int, first: float) -> PortCounters:
+    def _port(
+        self, name: str, prof: PortProfile, now: float, n: int, first: float, first_port: bool = False
+    ) -> PortCounters:
         active = {s.name for s in self.scenarios if s.applies(name)}
+        # ecmp-imbalance without a port makes the device's first port the hot one (every port hot is balanced)
+        if any(s.name == "ecmp-imbalance" and s.port is None for s in self.scenarios) and not first_port:
+            active.discard("ecmp-imbalance")
         reset = "counter-reset" in active and n >= 2
         elapsed = (now - first) if reset else (now - self.t0)
         base = 0 if reset else BASE
@@ -133,6 +156,13 @@ class LabCounters:
             return int(base + rate * elapsed)
 
         pc = PortCounters()
+        hot = HOT if "ecmp-imbalance" in active else 1.0
+        pc.set_link("rx_octets", c(LINK_BYTES))
+        pc.set_link("tx_octets", c(LINK_BYTES * hot))
+        pc.set_link("fcs_errors", c(CRC_RATE if "crc" in active else 0.0))
+        pc.set_link("fec_corrected", c(FEC_CORRECTED))
+        pc.set_link("fec_uncorrectable", c(FEC_UNCORRECTABLE if "fec" in active else 0.0))
+        pc.set_link("carrier_transitions", 1 + (2 * n if "flap" in active else 0))
         lossless = prof.lossless
         p = lossless[0] if lossless else None
         lossy = next((q for q in range(8) if q not in lossless), None)

@@ -103,6 +103,10 @@ class Capabilities:
     #: ``extra_config`` lines have a verbatim place in the rendered config (a CLI text; never a structured
     #: document or a host script, RC164).
     extra_config: bool = False
+    #: Settings the platform's configuration gained in a later release: (feature, first release, source).
+    #: Features: ``qos`` (the QoS configuration as a whole), ``pfc_watchdog``. A device on an older release
+    #: whose desired state renders the feature is refused (RC167).
+    introduced: tuple[tuple[str, str, str], ...] = ()
     #: Primary sources of the DLB / QP-hashing / extra_config capabilities above.
     lb_source: str = ""
     #: Does the platform's config express ECN / scheduling at all?

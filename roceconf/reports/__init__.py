@@ -25,7 +25,7 @@ COMMAND_FORMATS: dict[str, tuple[str, ...]] = {
     "plan": ("text", "json", "yaml", "junit", "markdown", "github", "html"),
     "drift": ("text", "json", "yaml", "junit", "markdown", "html"),
     "health": ("text", "json", "yaml", "junit", "markdown", "prometheus", "html"),
-    "cabling": ("text", "json", "junit", "markdown"),
+    "cabling": ("text", "json", "junit", "markdown", "prometheus", "html"),
     "demo": ("text", "json", "yaml", "junit", "markdown"),
     "headroom": ("text", "json", "yaml"),
     "expand": ("yaml", "json"),

@@ -204,6 +204,17 @@ def _ends(labels: list[tuple[str, str]]) -> str:
     return ", ".join(names[:SHOWN]) + (f" (+{more} more)" if more > 0 else "")
 
 
+def cause_template(message: str) -> str:
+    """The part of a positioned finding's message that names its cause: the ports (``device:port``) and cited
+    config lines masked, and the tally :func:`same_cause` adds left out. Results of one cause share it however
+    many ports they name (a stable SARIF fingerprint)."""
+    return _CITED.sub(" (@)", _LABEL.sub("#", _TALLY.sub("", message)))
+
+
+#: what :func:`same_cause` appends to the first message of a group
+_TALLY = re.compile(r" \(the same \d+ times: .*\)\Z", re.S)
+
+
 def same_cause(diags: Sequence[Any]) -> list[Any]:
     """Positioned findings (``Diagnostic``) of one cause as one: those of the same rule, severity and intent
     position whose messages differ only in the ports they name (``device:port``) and the config lines they cite
@@ -214,7 +225,7 @@ def same_cause(diags: Sequence[Any]) -> list[Any]:
 
     groups: dict[tuple[Any, ...], list[Any]] = {}
     for d in diags:
-        template = _CITED.sub(" (@)", _LABEL.sub("#", d.message))
+        template = cause_template(d.message)
         groups.setdefault((d.code, d.severity, d.file, d.line, d.col, template), []).append(d)
     out = []
     for ds in groups.values():
@@ -232,4 +243,4 @@ def same_cause(diags: Sequence[Any]) -> list[Any]:
     return out
 
 
-__all__ = ["Cause", "Change", "causes", "compress", "field_of", "lines", "remediation_for", "same_cause", "summary"]
+__all__ = ["Cause", "Change", "cause_template", "causes", "compress", "field_of", "lines", "remediation_for", "same_cause", "summary"]

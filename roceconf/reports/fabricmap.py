@@ -1,6 +1,6 @@
 """The fabric map: devices laid out by tier from the intent's links, coloured by their worst finding.
 
-One vendor-neutral model (:class:`FabricMap`) is filled from each report (drift, check, plan, health) and drawn
+One vendor-neutral model (:class:`FabricMap`) is filled from each report (drift, check, plan, health, cabling) and drawn
 as a self-contained HTML page (:mod:`roceconf.reports.html`) or a small Mermaid diagram for pull requests.
 
 Tiers come from the cabling: hosts are tier 0, a switch's tier is its distance in links from the nearest host
@@ -77,7 +77,7 @@ class Node:
 @dataclass
 class FabricMap:
     title: str
-    kind: str  # drift | health | check | plan
+    kind: str  # drift | health | check | plan | cabling
     nodes: list[Node]
     #: (node a, node b, colour, count of links drawn as this one)
     links: list[tuple[str, str, str, int]]

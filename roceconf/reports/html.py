@@ -1,4 +1,4 @@
-"""``--format html``: one self-contained page per report (drift, health, check, plan) with the fabric map, the
+"""``--format html``: one self-contained page per report (drift, health, check, plan, cabling) with the fabric map, the
 findings of every device on click, a filter by severity and platform, search by name, and charts.
 
 Everything is inline (CSS, a small vanilla script, SVG drawn here); the page needs no network. Values from
@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment
 
 from roceconf.intent import Fabric
+from roceconf.intent.rules import RULES
 from roceconf.names import natural_key
 from roceconf.reports import escape
 from roceconf.reports.causes import compress, remediation_for
@@ -144,6 +145,62 @@ def plan_map(plan: Any, fab: Fabric) -> FabricMap:
                  f"worst disruption: {plan.disruption or 'none'}")
     fmap.charts.append(_blast_chart(fmap))
     return fmap
+
+
+#: a cabling link verdict -> its colour on the map (a failed link takes its worst finding's severity)
+_VERDICT = {"ok": "ok", "unknown": "unknown"}
+
+
+def cabling_map(report: Any, fab: Fabric) -> FabricMap:
+    """The cabling report (``roceconf.cabling.verdict.CablingReport``) on the map: every link drawn in its
+    verdict's colour (a failed link in its worst finding's severity, an unknown link grey: never green), each
+    device in its worst finding's, grey when its LLDP neighbours or its link counters could not be read. A
+    link check not observable on a platform (n/a, RC519) colours nothing: the summary names them per platform."""
+    marks: dict[str, DeviceMark] = {}
+    unread = dict(report.link.unread) if report.link is not None else {}
+    for d in report.devices:
+        m = marks[d.device] = DeviceMark(status=d.status)
+        if d.status == "unknown":
+            m.color = "unknown"
+            m.items.append(Item("unknown", "LLDP neighbours could not be read", detail=d.reason or "", rule="RC505"))
+        elif d.device in unread:
+            m.color = "unknown"
+            m.items.append(Item("unknown", "link counters could not be read", detail=unread[d.device],
+                                rule="counters"))
+    for f in report.findings:
+        if f.device not in marks or f.rule == "RC505":
+            continue
+        sev = _SEV.get(f.severity, "info")
+        m = marks[f.device]
+        r = RULES.get(f.rule)
+        seen = "; ".join(x for x in (f"expected {f.expected}" if f.expected else "",
+                                     f"observed {f.observed}" if f.observed else "") if x)
+        m.items.append(Item(sev, f.message, f.port or "", seen, r.why if r else "", r.hint if r else "", f.rule))
+        m.color = worst({m.color, sev})
+    by_end: dict[tuple[str, str], str] = {}
+    for f in report.findings:
+        if f.port:
+            by_end[(f.device, f.port)] = worst({by_end.get((f.device, f.port), "ok"), _SEV.get(f.severity, "info")})
+    for li in report.links:
+        ends = li.ends or (tuple(li.a.split(":", 1)), tuple(li.b.split(":", 1)))
+        if li.status == "fail":
+            color = worst({by_end.get(e, "ok") for e in ends} - {"ok"} or {"critical"})
+        else:
+            color = _VERDICT.get(li.status, "unknown")
+        for dev, port in ends:
+            if dev in marks:
+                marks[dev].ports[port] = worst({marks[dev].ports.get(port, "ok"), color})
+    na = ""
+    if report.link is not None and report.link.not_observable:
+        per: dict[str, list[str]] = {}
+        for n in report.link.not_observable:
+            per.setdefault(n.platform, []).append(n.check)
+        na = "; n/a, not observable (RC519): " + "; ".join(f"{p} {', '.join(ks)}" for p, ks in per.items())
+    c = report.counts
+    return build(fab, marks, f"roceconf cabling — fabric {fab.intent.fabric}", "cabling",
+                 f"{c['links']} links: {c['ok']} ok, {c['fail']} with findings, {c['unknown']} unknown; "
+                 f"{c['devices']} devices, {c['unknown_devices']} not read; {c['error']} error(s), "
+                 f"{c['warning']} warning(s){na}")
 
 
 # --------------------------------------------------------------------------------------------- charts
@@ -340,4 +397,4 @@ def _data(fmap: FabricMap) -> dict[str, Any]:
     return to_data(fmap)
 
 
-__all__ = ["check_map", "drift_map", "health_map", "mermaid", "mermaid_block", "plan_map", "render"]
+__all__ = ["cabling_map", "check_map", "drift_map", "health_map", "mermaid", "mermaid_block", "plan_map", "render"]

@@ -18,6 +18,7 @@ from typing import Any
 from roceconf import __version__
 from roceconf.diagnostics import Diagnostic
 from roceconf.reports import escape, relative_uri
+from roceconf.reports.causes import cause_template
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #: roceconf severity -> SARIF level (SARIF 2.1.0 §3.27.10: none, note, warning, error)
@@ -47,7 +48,9 @@ def _descriptor(r: Any) -> dict[str, Any]:
 
 
 def _fingerprint(d: Diagnostic, uri: str) -> str:
-    key = "\0".join((d.code, uri, d.path or str(d.line), d.message))
+    """Stable per cause: the ports a result names and how many it groups (``causes.same_cause``) are not part
+    of it, so code scanning keeps one alert while a fault spreads to more ports or is fixed on some."""
+    key = "\0".join((d.code, uri, d.path or str(d.line), cause_template(d.message)))
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 

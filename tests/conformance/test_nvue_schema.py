@@ -78,12 +78,44 @@ def test_lab_render_is_valid_for_every_release(release: str) -> None:
 
 
 def test_releases_before_5_6_have_no_pfc_watchdog() -> None:
-    """What the schema says of the oldest releases (no rule of roceconf refuses them yet, see
-    docs/conformance.md): 5.0-5.5 have no ``qos pfc-watchdog``; 5.0-5.2 no ``qos mapping``."""
+    """What the schema says of the oldest releases (validation refuses them: RC167, next test): 5.0-5.5 have
+    no ``qos pfc-watchdog``; 5.0-5.2 no ``qos mapping``."""
     st = lab_state()
     st.hints["os_version"] = "5.5"
     errs = _bad("5.5", render_state(st))
     assert errs and all("pfc-watchdog" in e for e in errs), errs
+
+
+_OLD_RELEASE_INTENT = """version: 1
+fabric: nv
+mtu: {{switch_port: 9214, host_nic: 9000}}
+ecmp: {{fields: [src_ip, dst_ip, src_port, dst_port]}}
+{watchdog}devices:
+  - {{name: sw1, platform: nvue, role: leaf, os_version: '{release}', interfaces: [{{name: 'swp[1-4]', speed: 400G}}]}}
+"""
+
+
+@pytest.mark.parametrize("watchdog", [True, False], ids=["watchdog", "no-watchdog"])
+@pytest.mark.parametrize("release", ["5.2", "5.3", "5.5", "5.6"])
+def test_old_releases_render_what_their_schema_takes_and_refuse_what_they_lack(release: str, watchdog: bool) -> None:
+    """At the edges of what the schema has (QoS from 5.3, qos pfc-watchdog from 5.6), with the watchdog armed
+    and not: what roceconf renders for the device's release is valid for that release's schema wherever the
+    intent validates; RC167 refuses exactly the intents that count on what the release lacks, and the schema
+    confirms it (the intent's wish, rendered, is refused by the release)."""
+    from roceconf.intent import load_text
+    from roceconf.intent.desired import desired_states, intended_state
+
+    text = _OLD_RELEASE_INTENT.format(release=release, watchdog="" if watchdog else "qos: {pfc_watchdog: {enabled: false}}\n")
+    fab = load_text(text)
+    refused = [d for d in fab.diagnostics if d.code == "RC167"]
+    # 5.2: no QoS configuration at all; 5.3-5.5: no watchdog, which the intent arms by default
+    assert bool(refused) == (release == "5.2" or (watchdog and release in ("5.3", "5.5"))), refused
+    if refused:
+        line = text.splitlines().index(next(x for x in text.splitlines() if "os_version" in x)) + 1
+        assert refused[0].severity == "error" and refused[0].line == line, refused
+        assert _bad(release, render_state(intended_state(fab.devices["sw1"])))
+    if release != "5.2":  # 5.2's render is refused as a whole: nothing of it is rendered (validation fails)
+        assert not _bad(release, render_state(desired_states(fab)["sw1"]))
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))

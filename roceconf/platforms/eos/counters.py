@@ -11,6 +11,10 @@ Sources (cited per command in ``SOURCES``; provenance in tests/fixtures/eos/coun
   the command without ``detail``).
 * ``show priority-flow-control counters watchdog``: per tx-queue ``stuckCount`` / ``recoveryCount``; no
   public answer confirms these keys (docs/health.md says so).
+* link counters (``roceconf cabling``): ``show interfaces``, ``interfaces.<if>.interfaceCounters``:
+  ``inputErrorsDetail.fcsErrors``, ``linkStatusChanges``, ``inOctets``, ``outOctets``, as napalm's EOS test data
+  records the eAPI answer (tests/fixtures/eos/counters/real/). FEC counters are not in that answer and no
+  public recording of another command's FEC counters was found: FEC is not read on EOS.
 EOS has no per-priority pause *duration* counter in these commands: pause storms are judged from the pause
 frame rate (see docs/health.md, RC303).
 """
@@ -32,7 +36,13 @@ QUEUES = "show interfaces counters queue detail"
 VOQ = "show interfaces counters queue drops"
 ECN = "show qos interfaces ecn counters queue"
 COMMANDS = [PFC, WATCHDOG, QUEUES, ECN]
-_READ = {*COMMANDS, VOQ}
+LINK = "show interfaces"
+_READ = {*COMMANDS, VOQ, LINK}
+#: the link counters ``_link`` reads from ``show interfaces`` (its keys below)
+LINK_READS = frozenset({"fcs_errors", "carrier_transitions", "rx_octets", "tx_octets"})
+LINK_SOURCES = {
+    LINK: "napalm's EOS test data, eAPI answer to show interfaces (interfaceCounters: inputErrorsDetail.fcsErrors, linkStatusChanges, inOctets, outOctets)",
+}
 SOURCES = {
     PFC: "Arista EOS User Manual, DCBX and Flow Control: show priority-flow-control counters detail (RxPfc/TxPfc per priority)",
     WATCHDOG: "Arista EOS User Manual, DCBX and Flow Control: show priority-flow-control counters watchdog (stuckCount/recoveryCount per tx-queue; no public answer confirms the keys)",
@@ -76,6 +86,9 @@ def _read(
     cmd = base
     data = json_object(cmd, text, warnings, "not a JSON object")
     if data is None:
+        return
+    if cmd == LINK:
+        _link(data, ports)
         return
     if cmd == QUEUES:
         ifs = dig(data, "egressQueueCounters", "interfaces")
@@ -138,6 +151,27 @@ def _read(
                     pc.set_prio("ecn_marked", p, v)
 
 
+def _link(data: dict[str, Any], ports: dict[str, PortCounters]) -> None:
+    """``show interfaces``: each interface's ``interfaceCounters`` (an interface without them, or a value
+    that is no count, is not read). The key names the interface (the body's ``name`` may differ)."""
+    ifs = data.get("interfaces")
+    for name, body in (ifs if isinstance(ifs, dict) else {}).items():
+        c = body.get("interfaceCounters") if isinstance(body, dict) else None
+        if not isinstance(c, dict):
+            continue
+        got = {
+            "fcs_errors": to_int(dig(c, "inputErrorsDetail", "fcsErrors")),
+            "carrier_transitions": to_int(c.get("linkStatusChanges")),
+            "rx_octets": to_int(c.get("inOctets")),
+            "tx_octets": to_int(c.get("outOctets")),
+        }
+        got = {k: v for k, v in got.items() if v is not None}
+        if got:
+            pc = ports.setdefault(str(name), PortCounters())
+            for k, v in got.items():
+                pc.set_link(k, v)
+
+
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
     cmd = command.replace(" | json", "").strip()
     if cmd == PFC:
@@ -180,11 +214,31 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             for n, pc in ports.items()
         }
         return json.dumps({"intfQueueCounters": ecn})
+    elif cmd == LINK:
+        ifs = {}
+        for n, pc in ports.items():
+            k = pc.link
+            counters: dict[str, Any] = {}
+            if "fcs_errors" in k:
+                counters["inputErrorsDetail"] = {"fcsErrors": k["fcs_errors"], "alignmentErrors": 0, "symbolErrors": 0}
+            for key, c in (("linkStatusChanges", "carrier_transitions"), ("inOctets", "rx_octets"),
+                           ("outOctets", "tx_octets")):
+                if c in k:
+                    counters[key] = k[c]
+            ifs[n] = {"name": n, "interfaceStatus": "connected", "interfaceCounters": counters}
+        return json.dumps({"interfaces": ifs})
     else:
         return None
     return json.dumps({"interfaces": out})
 
 
 COUNTERS = CounterSpec(
-    commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="eapi-json"
+    commands=same_commands(COMMANDS),
+    parse=parse,
+    simulate=simulate,
+    sources=SOURCES,
+    transport="eapi-json",
+    link_commands=same_commands([LINK]),
+    link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
 )

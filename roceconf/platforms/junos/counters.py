@@ -12,6 +12,12 @@ Sources (``SOURCES``; fixtures and their provenance in tests/fixtures/junos/coun
   recording) and ECN-CE marked packets (text "ECN-CE packets"; XML ``queue-counters-ecn-ce-packets``, a name
   no public recording confirms). A QFX answers ``queue-counters-tail-drop-packets-na`` "Not Available" (a
   public Junos 17.2 recording in OpenDaylight NIC's tests): that queue's drops are not read, with a warning.
+* link counters (``roceconf cabling``), from the same ``show interfaces extensive`` answer in its XML and JSON
+  forms: ``output-error-list/carrier-transitions``, ``ethernet-mac-statistics/input-crc-errors`` and
+  ``traffic-statistics/input-bytes`` / ``output-bytes`` of each ``physical-interface``, as a recorded SRX RPC
+  reply in py-junos-eznc's tests shows them (tests/fixtures/junos/counters/real/). The CLI text form's lines
+  are not read for them (no recording of that layout kept); no recording with FEC counters under a usable
+  licence was found: FEC is not read on Junos.
 Junos reports no PFC pause duration and no PFC watchdog counters in these commands: those rules cannot fire on
 Junos (docs/health.md says so).
 """
@@ -43,6 +49,18 @@ _QUEUE = {
     "queue-counters-ecn-ce-packets": "ecn_marked",
 }
 _PFC = {"input-mac-pfc-frames": "pfc_rx", "output-mac-pfc-frames": "pfc_tx"}
+#: (parent element of the physical interface, element) -> link counter
+_LINK = {
+    ("output-error-list", "carrier-transitions"): "carrier_transitions",
+    ("ethernet-mac-statistics", "input-crc-errors"): "fcs_errors",
+    ("traffic-statistics", "input-bytes"): "rx_octets",
+    ("traffic-statistics", "output-bytes"): "tx_octets",
+}
+_PARENTS = {p for p, _e in _LINK}
+LINK_READS = frozenset(_LINK.values())
+LINK_SOURCES = {
+    PFC: "py-junos-eznc's recorded RPC reply of show interfaces extensive (physical-interface: output-error-list/carrier-transitions, ethernet-mac-statistics/input-crc-errors, traffic-statistics/input-bytes, output-bytes)",
+}
 #: queue elements real answers carry that the parser knows and does not need: tail + RED drops are read one
 #: by one; rate-limit drops are policing, not buffer loss
 _SEEN = {"queue-counters-total-drop-packets", "queue-counters-rate-limit-drop-packets"}
@@ -55,7 +73,8 @@ _QUEUE_TEXT = {
 
 
 # ------------------------------------------------------------------------------- one intermediate form
-#: interface -> {"pfc": {prio: {element: value}}, "queue": {queue: {element: value}}}
+#: interface -> {"pfc": {prio: {element: value}}, "queue": {queue: {element: value}},
+#: "link": {0: {link counter: value}}} (the link counters of the physical interface under the key 0)
 Reading = dict[str, dict[str, dict[int, dict[str, int]]]]
 
 
@@ -79,6 +98,11 @@ def _from_json(data: Any, unknown: set[str]) -> Reading:
             if not isinstance(name, str) or not name:
                 continue
             entry = out.setdefault(name, {"pfc": {}, "queue": {}})
+            for (parent, el), c in _LINK.items():
+                for block in _objs(phy, parent)[:1]:
+                    v = to_int(_leaf(block.get(el)))
+                    if v is not None:
+                        entry.setdefault("link", {}).setdefault(0, {})[c] = v
             for st in _objs(phy, "ethernet-mac-pfc-statistics"):
                 flat = {k: _leaf(v) for k, v in st.items() if k != "attributes"}
                 _put(entry["pfc"], flat, "mac-pfc-dot1p", _PFC, unknown)
@@ -104,6 +128,12 @@ def _from_xml(root: ET.Element, unknown: set[str]) -> Reading:
             continue
         entry = out.setdefault(name, {"pfc": {}, "queue": {}})
         for el in phy:
+            if _local(el.tag) in _PARENTS:
+                for k in el:
+                    c = _LINK.get((_local(el.tag), _local(k.tag)))
+                    v = to_int((k.text or "").strip()) if c else None
+                    if c and v is not None:
+                        entry.setdefault("link", {}).setdefault(0, {}).setdefault(c, v)
             if _local(el.tag) == "ethernet-mac-pfc-statistics":
                 _put(
                     entry["pfc"],
@@ -244,6 +274,8 @@ def _read(
         warnings.append(f"{cmd}: {', '.join(sorted(na))}: a queue drop counter is not a count; drops not read")
     for name, entry in reading.items():
         pc = ports.setdefault(name, PortCounters())
+        for c, v in entry.get("link", {}).get(0, {}).items():
+            pc.set_link(c, v)
         for p, row in entry["pfc"].items():
             for k, c in _PFC.items():
                 if row.get(k, -1) >= 0:
@@ -286,6 +318,9 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                 }
             ]
         else:
+            for (parent, el), c in _LINK.items():
+                if c in pc.link:
+                    entry.setdefault(parent, [{}])[0][el] = _d(pc.link[c])
             entry["ethernet-mac-pfc-statistics"] = [
                 {
                     "attributes": {"junos:style": "verbose"},
@@ -299,4 +334,13 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps({"interface-information": [{"physical-interface": phys}]}, indent=1)
 
 
-COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(
+    commands=same_commands(COMMANDS),
+    parse=parse,
+    simulate=simulate,
+    sources=SOURCES,
+    transport="cli",
+    link_commands=same_commands([PFC]),
+    link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
+)

@@ -17,14 +17,20 @@ from typing import Any
 
 from roceconf.counters.hostnic import (
     ETHTOOL,
+    LINK_READS,
+    LINK_SOURCE,
+    LINK_SYSFS,
+    answer_link,
     answer_port,
     apply_names,
     command_port,
     complete,
     format_ethtool,
     key_values,
+    link_commands,
     named,
     prio_patterns,
+    read_link,
 )
 from roceconf.counters.model import CounterSpec, PortCounters, to_int
 from roceconf.counters.parsing import jload
@@ -95,7 +101,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             body = complete(text)
             if body is not None:
                 whole[cmd] = body
-            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL]):
+            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS]):
                 warnings.append(f"{cmd}: no end mark (a cut answer); not read")
         outputs = whole
         netdev: dict[tuple[str, int], str] = {}
@@ -104,10 +110,13 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
                 netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
         for cmd, text in outputs.items():
-            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL])
+            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS])
             if hit is not None:
                 template, port = hit
-                if template in (PFC, PFC_TEXT):
+                if template == LINK_SYSFS:
+                    if not read_link(text, ports.setdefault(port, PortCounters())) and text.strip():
+                        warnings.append(f"{cmd}: no link counters found")
+                elif template in (PFC, PFC_TEXT):
                     data = jload(text)
                     if not isinstance(data, dict):
                         data = _pfc_text(text)
@@ -140,7 +149,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     apply_names(ports.setdefault(port, PortCounters()), values, [], RDMA_PORT)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    return {n: p for n, p in ports.items() if not p.empty()}, warnings
+    return {n: p for n, p in ports.items() if not p.empty() or p.link}, warnings
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
@@ -167,7 +176,9 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                 for i, (p, pc) in enumerate(ports.items())
             ]
         )
-    return answer_port(cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer}, _no_device)
+    return answer_port(
+        cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer, LINK_SYSFS: answer_link}, _no_device
+    )
 
 
 def _pfc_answer(port: str, pc: PortCounters) -> str:
@@ -187,4 +198,13 @@ def _no_device(template: str, port: str) -> str:
     return f'Cannot find device "{port}"'
 
 
-COUNTERS = CounterSpec(commands=commands, parse=parse, simulate=simulate, sources=SOURCES, transport="shell")
+COUNTERS = CounterSpec(
+    commands=commands,
+    parse=parse,
+    simulate=simulate,
+    sources=SOURCES,
+    transport="shell",
+    link_commands=link_commands,
+    link_sources={LINK_SYSFS: LINK_SOURCE},
+    link_reads=LINK_READS,
+)

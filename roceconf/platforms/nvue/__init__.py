@@ -65,6 +65,17 @@ PLATFORM = Platform(
         lb_source=NVUE_REF + "Set-and-Unset-Commands/Adaptive-Routing/ (adaptive routing); no QP hash field "
         "under system forwarding ecmp-hash (" + NVUE_REF + "Set-and-Unset-Commands/System-Forwarding/); the "
         "render is a YAML patch with no place for verbatim lines",
+        # NVIDIA's NVUE OpenAPI schema of each release (PyPI nvueschema, checked by tests/conformance): 5.0-5.2
+        # have no interface qos, qos mapping, traffic-pool or congestion-control; 5.0-5.5 no qos pfc-watchdog
+        # (the NVUE command reference: pfc-watchdog polling-interval and robustness "introduced in 5.6.0")
+        introduced=(
+            ("qos", "5.3", "NVUE schema of Cumulus Linux 5.0-5.2: no qos mapping, interface qos or traffic-pool"),
+            (
+                "pfc_watchdog",
+                "5.6",
+                NVUE_REF + "Set-and-Unset-Commands/QoS/ (qos pfc-watchdog, introduced in 5.6.0)",
+            ),
+        ),
         min_mtu=Fact(552, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216)"),
         max_mtu=Fact(9216, NVUE_REF + "Set-and-Unset-Commands/Interface/ (link mtu: 552-9216, default 9216)"),
         max_lossless_priorities=Fact(

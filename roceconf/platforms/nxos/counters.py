@@ -9,7 +9,11 @@ Sources (``SOURCES``): Cisco Nexus 9000 Series NX-OS Command Reference (Show Com
   (as public NX-API collectors read them); both are read.
 * ``show queuing pfc-queue detail``: per interface ``TABLE_qosgrp_stats`` (``eq-qosgrp``, ``eq-qosgrp-state``,
   ``pfc-cos``) with ``TABLE_qosgrp_stats_entry`` (``q-stat-type``, ``q-shutdown``, ``q-restored``).
-No public recording of these JSON answers was found (tests/fixtures/nxos/counters/README.md): the fixtures
+* link counters (``roceconf cabling``): ``show interface | json``, ``TABLE_interface`` / ``ROW_interface`` rows
+  (``interface``; ``eth_crc`` FCS errors, ``eth_inbytes`` / ``eth_outbytes``), as napalm's NX-OS test data
+  records a Nexus 3548 answer (tests/fixtures/nxos/counters/real/). The answer carries no count of link flaps
+  (``eth_link_flapped`` is the time since the last one) and no FEC counter: those are not read.
+No public recording of the queuing JSON answers was found (tests/fixtures/nxos/counters/README.md): the fixtures
 are built from the schema's names. NX-OS reports no pause duration in these commands: pause storms are
 judged from the pause frame rate.
 """
@@ -28,8 +32,15 @@ log = logging.getLogger(__name__)
 QUEUING = "show queuing interface | json"
 WATCHDOG = "show queuing pfc-queue detail | json"
 COMMANDS = [QUEUING, WATCHDOG]
+LINK = "show interface | json"
 #: a saved answer's command without its output filter (``| json``, ``| json-pretty``) -> the command read
-_BY_BASE = {c.replace(" | json", ""): c for c in COMMANDS}
+_BY_BASE = {c.replace(" | json", ""): c for c in (*COMMANDS, LINK)}
+#: ``show interface`` row key -> link counter
+_LINK = {"eth_crc": "fcs_errors", "eth_inbytes": "rx_octets", "eth_outbytes": "tx_octets"}
+LINK_READS = frozenset(_LINK.values())
+LINK_SOURCES = {
+    LINK: "napalm's NX-OS test data, a Nexus 3548 answer to show interface | json (TABLE_interface/ROW_interface: eth_crc, eth_inbytes, eth_outbytes)",
+}
 _REF = "Cisco Nexus 9000 NX-OS Command Reference (Show Commands) 9.3(x), Q Show Commands"
 SOURCES = {
     QUEUING: f"{_REF}: show queuing (TABLE_queuing_interface: TABLE_qosgrp_egress_stats eq-stat-type/eq-uc-stat-value per qos-group; TABLE_pfc_stats tx/rx-pause-count per cos)",
@@ -122,6 +133,9 @@ def _read(
     data = json_object(cmd, text, warnings, "not JSON")
     if data is None:
         return
+    if cmd == LINK:
+        _link(data, ports)
+        return
     for r in _interfaces(data):
         name = r.get("if_name_str")
         if not isinstance(name, str) or not name.strip():
@@ -131,6 +145,22 @@ def _read(
             _queuing(r, pc, unknown)
         else:
             _watchdog(r, pc)
+
+
+def _link(data: dict[str, Any], ports: dict[str, PortCounters]) -> None:
+    """``show interface``'s rows: the link counters of each interface that has them (mgmt0 and SVIs
+    have none)."""
+    body = dig(data, "ins_api", "outputs", "output", "body")
+    data = body if isinstance(body, dict) else data
+    for r in rows(dig(data, "TABLE_interface", "ROW_interface")):
+        name = r.get("interface")
+        if not isinstance(name, str) or not name.strip():
+            continue
+        got = {c: v for k, c in _LINK.items() if (v := to_int(r.get(k))) is not None}
+        if got:
+            pc = ports.setdefault(name.strip(), PortCounters())
+            for c, v in got.items():
+                pc.set_link(c, v)
 
 
 def _entry(kind: str, units: str, value: int) -> dict[str, Any]:
@@ -217,9 +247,27 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                 row["TABLE_qosgrp_stats"] = {"ROW_qosgrp_stats": groups}
             rws.append(row)
         data = {"glb-wd-status": "Enabled", "TABLE_queuing_interface": {"ROW_queuing_interface": rws}}
+    elif cmd == LINK:
+        data = {
+            "TABLE_interface": {
+                "ROW_interface": [
+                    {"interface": n, "state": "up", **{k: str(pc.link[c]) for k, c in _LINK.items() if c in pc.link}}
+                    for n, pc in ports.items()
+                ]
+            }
+        }
     else:
         return None
     return json.dumps(data, indent=1)
 
 
-COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(
+    commands=same_commands(COMMANDS),
+    parse=parse,
+    simulate=simulate,
+    sources=SOURCES,
+    transport="cli",
+    link_commands=same_commands([LINK]),
+    link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
+)

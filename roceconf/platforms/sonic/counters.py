@@ -8,6 +8,10 @@ outputs are recorded in tests/fixtures/sonic/counters/ (sonic-net/sonic-utilitie
 * ``show priority-group drop counters`` (pg-drop): PG0-PG7 ingress drops;
 * ``show pfcwd stats`` (pfcwd): QUEUE (port:queue), STATUS, STORM DETECTED/RESTORED;
 * ``show queue watermark unicast`` (watermarkstat): UC0-UC7 bytes.
+* link counters (``roceconf cabling``): ``show interfaces counters fec-stats`` (portstat -f): per IFACE
+  ``FEC_CORR`` and ``FEC_UNCORR`` codewords, as sonic-utilities' ``tests/portstat_test.py`` records the tool's
+  output. FCS errors (``show interfaces counters`` has only RX_ERR, every input error), carrier transitions and
+  byte counts (that table prints rates, not totals) are not read.
 SONiC reports no pause duration in these commands (``show pfc counters --history`` has pause time only where
 the PFC history feature is enabled): storms are judged from the pause frame rate.
 """
@@ -30,6 +34,13 @@ PG_DROP = "show priority-group drop counters"
 PFCWD = "show pfcwd stats"
 WATERMARK = "show queue watermark unicast"
 COMMANDS = [PFC, QUEUES, WRED, PG_DROP, PFCWD, WATERMARK]
+FEC = "show interfaces counters fec-stats"
+#: ``show interfaces counters fec-stats`` column -> link counter (``_fec_row``)
+FEC_COLUMNS = {"FEC_CORR": "fec_corrected", "FEC_UNCORR": "fec_uncorrectable"}
+LINK_READS = frozenset(FEC_COLUMNS.values())
+LINK_SOURCES = {
+    FEC: "sonic-utilities tests/portstat_test.py intf_fec_counters: show interfaces counters fec-stats (IFACE, FEC_CORR, FEC_UNCORR)",
+}
 _REF = "sonic-utilities doc/Command-Reference.md"
 SOURCES = {
     PFC: f"{_REF}: show pfc counters (pfcstat: Port Rx/Port Tx, PFC0-PFC7)",
@@ -58,6 +69,8 @@ _KNOWN = {
         "RX LAST OK/DROP",
     },
     WATERMARK: {"Port", *(f"UC{p}" for p in range(16))},
+    FEC: {"IFACE", "STATE", "FEC_CORR", "FEC_UNCORR", "FEC_SYMBOL_ERR", "FEC_PRE_BER", "FEC_POST_BER",
+          "FEC_PRE_BER_MAX", "FLR(O)", "FLR(P) (Accuracy)", "FEC_MAX_T"},
 }
 #: a front-panel port name (alias names such as Ethernet1/1 too); anything else in the port column is no port
 _PORT = re.compile(r"Ethernet[\w/.:-]*|[A-Za-z][\w/.:-]*")
@@ -116,6 +129,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                         ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
                     )
                     cols = [(q, r.get(key, ""))] if q.startswith("UC") else []
+                elif cmd == FEC:
+                    _fec_row(r, ports, backplane)
+                    continue
                 elif cmd in (PG_DROP, WATERMARK):
                     name = r.get("Port", "")
                     counter = "pg_drops" if cmd == PG_DROP else "queue_watermark_bytes"
@@ -159,7 +175,21 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
         )
     if unknown:
         log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if not p.empty() or p.wd_shut is not None}, warnings
+    return {n: p for n, p in ports.items() if p.has_health() or p.link}, warnings
+
+
+def _fec_row(r: dict[str, str], ports: dict[str, PortCounters], backplane: set[str]) -> None:
+    """One ``show interfaces counters fec-stats`` row: FEC_CORR / FEC_UNCORR codewords (N/A: not read)."""
+    name = r.get("IFACE", "")
+    if not _PORT.fullmatch(name):
+        return
+    if BACKPLANE.fullmatch(name):
+        backplane.add(name)
+        return
+    for col, counter in FEC_COLUMNS.items():
+        v = to_int(r.get(col, ""))
+        if v is not None:
+            ports.setdefault(name, PortCounters()).set_link(counter, v)
 
 
 def _natural(name: str) -> tuple[str, int]:
@@ -275,7 +305,23 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             "RX LAST OK/DROP",
         ]
         return _tab(head, body) + "\n"
+    if cmd == FEC:
+        rows = [
+            [n, "U", *(_n(ports[n].link[c]) if c in ports[n].link else "N/A"
+                       for c in ("fec_corrected", "fec_uncorrectable")), "0"]
+            for n in names
+        ]
+        return _tab(["IFACE", "STATE", "FEC_CORR", "FEC_UNCORR", "FEC_SYMBOL_ERR"], rows) + "\n"
     return None
 
 
-COUNTERS = CounterSpec(commands=same_commands(COMMANDS), parse=parse, simulate=simulate, sources=SOURCES, transport="cli")
+COUNTERS = CounterSpec(
+    commands=same_commands(COMMANDS),
+    parse=parse,
+    simulate=simulate,
+    sources=SOURCES,
+    transport="cli",
+    link_commands=same_commands([FEC]),
+    link_sources=LINK_SOURCES,
+    link_reads=LINK_READS,
+)

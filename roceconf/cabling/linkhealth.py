@@ -1,0 +1,355 @@
+"""Link health (RC510-RC512) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
+
+Each end of every intent link is judged on three checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
+the reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps``
+(carrier transitions, RC512). A check is judged on the rates between consecutive samples of that port.
+
+A check whose counter the platform never reads (``CounterSpec.link_reads``: no sourced counter) is ``n/a``:
+not observable there, said once per platform and check (RC519, :func:`not_observable`), and left out of the
+end's status. A check the platform does read but that could not be judged - the device not read, a single
+sample, the counter missing from the answers, invalid times, a counter that went backwards - is ``unknown``,
+never ``ok``. An end is ``fail`` on a finding, ``ok`` when every observable check is ok, ``n/a`` when it has no
+observable check at all, else ``unknown``.
+
+ECMP: the tiers come from the intent's links (hosts are tier 0, a switch linked to a host tier 1, a switch
+linked to tier 1 only tier 2, ...). The links of a switch toward the next tier up form its ECMP group; the
+bytes each member sends (``tx_octets``) per second are compared (max / mean and coefficient of variation).
+A group is ``n/a`` where the platform does not read bytes sent; a member not read makes it ``unknown``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from roceconf import platforms
+from roceconf.cabling.rules import DEFAULT, R_ECMP, R_FCS, R_FEC, R_FLAP, R_NOT_OBSERVABLE, LinkThresholds
+from roceconf.counters.model import Snapshot
+from roceconf.intent import Fabric
+from roceconf.intent.rules import Rule
+from roceconf.names import natural_key
+
+#: check -> (link counter, rule)
+CHECKS: dict[str, tuple[str, Rule]] = {
+    "fcs": ("fcs_errors", R_FCS),
+    "fec": ("fec_uncorrectable", R_FEC),
+    "flaps": ("carrier_transitions", R_FLAP),
+}
+#: the counter the ECMP check (RC520) needs
+ECMP_COUNTER = "tx_octets"
+#: the statuses of a check or an ECMP group, in the order reports list them
+STATUSES = ("ok", "finding", "unknown", "n/a")
+NA = "n/a"
+
+
+@cache
+def link_reads(platform: str) -> frozenset[str]:
+    """The link counters the platform's parser reads (its ``CounterSpec.link_reads``)."""
+    return platforms.counters(platform).link_reads
+
+
+def na_reason(platform: str, counter: str) -> str:
+    return f"not observable on {platform}: no sourced counter ({counter} is not read; docs/cabling.md)"
+
+
+@dataclass
+class Check:
+    status: str  # ok | finding | unknown | n/a
+    #: the highest rate per second over the intervals (flaps: the transitions counted), None when unknown
+    value: float | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "value": None if self.value is None else round(self.value, 6),
+                "reason": self.reason}
+
+
+@dataclass
+class EndHealth:
+    device: str
+    port: str
+    checks: dict[str, Check] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        """``fail`` on any finding, ``ok`` when every observable check is ok, ``n/a`` when no check is
+        observable on the platform, else ``unknown``."""
+        states = {c.status for c in self.checks.values()} - {NA}
+        if "finding" in states:
+            return "fail"
+        if not states:
+            return NA
+        return "ok" if states == {"ok"} else "unknown"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "checks": {k: c.to_dict() for k, c in self.checks.items()}}
+
+
+@dataclass
+class EcmpGroup:
+    device: str
+    tier: int
+    #: member port -> (peer device, bytes sent per second or None when not read)
+    members: dict[str, tuple[str, float | None]]
+    status: str = "unknown"  # ok | finding | unknown | n/a
+    reason: str | None = None
+    max_over_mean: float | None = None
+    cv: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        def r(v: float | None) -> float | None:
+            return None if v is None else round(v, 6)
+
+        return {
+            "device": self.device, "tier": self.tier, "status": self.status, "reason": self.reason,
+            "max_over_mean": r(self.max_over_mean), "cv": r(self.cv),
+            "members": [{"port": p, "peer": peer, "tx_bytes_per_second": r(v)}
+                        for p, (peer, v) in self.members.items()],
+        }
+
+
+@dataclass
+class LinkFinding:
+    rule: Rule
+    device: str
+    port: str | None
+    message: str
+    observed: str | None = None
+
+
+@dataclass
+class NotObservable:
+    """RC519: a check no end (or ECMP group) of the platform can be judged on: the platform reads no sourced
+    counter for it. One per platform and check."""
+
+    platform: str
+    check: str  # fcs | fec | flaps | ecmp
+    counter: str
+    #: devices of the report with an end (or ECMP group) of the platform
+    devices: list[str]
+    #: ends (ECMP: groups) concerned
+    count: int
+
+    @property
+    def message(self) -> str:
+        what = "ECMP group(s)" if self.check == "ecmp" else "link end(s)"
+        return (f"{self.check} is not observable on {self.platform}: no sourced counter ({self.counter} is not "
+                f"read); n/a on {self.count} {what} of {', '.join(self.devices[:5])}"
+                + (f" and {len(self.devices) - 5} more device(s)" if len(self.devices) > 5 else ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": R_NOT_OBSERVABLE.id, "severity": R_NOT_OBSERVABLE.severity, "platform": self.platform,
+                "check": self.check, "counter": self.counter, "devices": self.devices, "count": self.count,
+                "message": self.message}
+
+
+@dataclass
+class LinkHealth:
+    ends: dict[tuple[str, str], EndHealth]
+    groups: list[EcmpGroup]
+    findings: list[LinkFinding]
+    #: device -> why its counters could not be read
+    unread: dict[str, str]
+    #: RC519: the checks not observable, per platform and check
+    not_observable: list[NotObservable] = field(default_factory=list)
+
+
+def _rates(snaps: list[Snapshot], port: str, counter: str) -> tuple[list[tuple[float, float]], bool, bool]:
+    """([(rate per second, seconds)] over consecutive samples that both read the counter, any read at all,
+    any reset)."""
+    out: list[tuple[float, float]] = []
+    seen = reset = False
+    for a, b in zip(snaps, snaps[1:], strict=False):
+        pa, pb = a.ports.get(port), b.ports.get(port)
+        va = pa.link.get(counter) if pa else None
+        vb = pb.link.get(counter) if pb else None
+        seen = seen or va is not None or vb is not None
+        if va is None or vb is None:
+            continue
+        t = a.time_of(port)
+        dt = b.time_of(port) - t
+        if not (math.isfinite(t) and math.isfinite(dt) and dt > 0):
+            continue
+        if vb < va:
+            reset = True
+            continue
+        out.append(((vb - va) / dt, dt))
+    return out, seen, reset
+
+
+def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkThresholds) -> Check:
+    counter, _rule = CHECKS[name]
+    if counter not in link_reads(platform):
+        return Check(NA, reason=na_reason(platform, counter))
+    if len(snaps) < 2:
+        return Check("unknown", reason=f"{len(snaps)} sample(s): rates need two")
+    rates, seen, reset = _rates(snaps, port, counter)
+    if not rates:
+        if reset:
+            why = f"{counter} went backwards (device restarted or counters cleared)"
+        elif seen:
+            why = f"{counter} was not read in two consecutive samples with valid times"
+        else:
+            why = f"{counter} missing from {platform}'s answers for this port (the platform reads it)"
+        return Check("unknown", reason=why)
+    if name == "flaps":
+        n = sum(r * dt for r, dt in rates)
+        return Check("finding" if n > th.flaps else "ok", n)
+    top = max(r for r, _dt in rates)
+    limit = th.fcs_per_second if name == "fcs" else th.fec_uncorrectable_per_second
+    return Check("finding" if top > limit else "ok", top)
+
+
+def tiers(fab: Fabric) -> dict[str, int]:
+    """Device -> tier from the intent's links: hosts 0, then one more per hop away from the hosts (the first
+    tier a switch is reached at). Devices no link path reaches from a host have no tier."""
+    nbrs: dict[str, set[str]] = {}
+    for ln in fab.links:
+        nbrs.setdefault(ln.a.device, set()).add(ln.b.device)
+        nbrs.setdefault(ln.b.device, set()).add(ln.a.device)
+    tier = {n: 0 for n, d in fab.devices.items() if d.is_host}
+    edge = sorted(tier, key=natural_key)
+    while edge:
+        nxt = []
+        for d in edge:
+            for n in sorted(nbrs.get(d, ()), key=natural_key):
+                if n not in tier and n in fab.devices and not fab.devices[n].is_host:
+                    tier[n] = tier[d] + 1
+                    nxt.append(n)
+        edge = nxt
+    return tier
+
+
+def _mean_rate(snaps: list[Snapshot], port: str, counter: str) -> float | None:
+    rates, _seen, _reset = _rates(snaps, port, counter)
+    secs = sum(dt for _r, dt in rates)
+    return sum(r * dt for r, dt in rates) / secs if secs > 0 else None
+
+
+def _groups(fab: Fabric, snaps: dict[str, list[Snapshot]], unread: dict[str, str],
+            th: LinkThresholds) -> list[EcmpGroup]:
+    tier = tiers(fab)
+    up: dict[str, dict[str, str]] = {}
+    for ln in fab.links:
+        for me, peer in ((ln.a, ln.b), (ln.b, ln.a)):
+            t, tp = tier.get(me.device), tier.get(peer.device)
+            if t is not None and tp is not None and t > 0 and tp == t + 1:
+                up.setdefault(me.device, {})[me.port] = peer.device
+    out = []
+    for dev in sorted(up, key=natural_key):
+        if dev not in snaps and dev not in unread:
+            continue  # not asked for
+        members = up[dev]
+        if len(members) < 2:
+            continue
+        ss = snaps.get(dev, [])
+        platform = fab.devices[dev].platform
+        observable = ECMP_COUNTER in link_reads(platform)
+        rates = {p: (members[p], _mean_rate(ss, p, ECMP_COUNTER) if ss and observable else None)
+                 for p in sorted(members, key=natural_key)}
+        g = EcmpGroup(dev, tier[dev], rates)
+        vals = [v for _peer, v in rates.values()]
+        missing = [p for p, (_peer, v) in rates.items() if v is None]
+        if not observable:
+            g.status, g.reason = NA, na_reason(platform, ECMP_COUNTER)
+        elif dev in unread:
+            g.reason = f"counters not read: {unread[dev]}"
+        elif missing:
+            g.reason = f"bytes sent not read on {', '.join(missing)}"
+        else:
+            nums = [v for v in vals if v is not None]
+            mean = sum(nums) / len(nums)
+            if mean < th.ecmp_min_bytes_per_second:
+                g.reason = (f"mean {mean:.0f} B/s is below {th.ecmp_min_bytes_per_second:g} B/s: too little load "
+                            "to judge the spread")
+            else:
+                g.max_over_mean = max(nums) / mean
+                g.cv = math.sqrt(sum((v - mean) ** 2 for v in nums) / len(nums)) / mean
+                bad = g.max_over_mean > th.ecmp_max_over_mean or g.cv > th.ecmp_cv
+                g.status = "finding" if bad else "ok"
+        out.append(g)
+    return out
+
+
+def judge(
+    fab: Fabric,
+    snaps: dict[str, list[Snapshot]],
+    unread: dict[str, str],
+    th: LinkThresholds = DEFAULT,
+    polarization: Callable[[str], str | None] | None = None,
+) -> LinkHealth:
+    """The link checks of every end of every intent link whose device is in ``snaps`` or ``unread`` (device ->
+    why its counters could not be read), and the ECMP groups. ``polarization(device)``: the static hash
+    polarization result (``roceconf check``'s RC213) to mention in an ECMP finding, or None."""
+    ends: dict[tuple[str, str], EndHealth] = {}
+    findings: list[LinkFinding] = []
+    for ln in fab.links:
+        for me, peer in ((ln.a, ln.b), (ln.b, ln.a)):
+            if (me.device, me.port) in ends or (me.device not in snaps and me.device not in unread):
+                continue
+            platform = fab.devices[me.device].platform
+            eh = EndHealth(me.device, me.port)
+            for name in CHECKS:
+                counter = CHECKS[name][0]
+                if me.device in unread and counter in link_reads(platform):
+                    eh.checks[name] = Check("unknown", reason=f"counters not read: {unread[me.device]}")
+                    continue
+                if me.device in unread:
+                    eh.checks[name] = Check(NA, reason=na_reason(platform, counter))
+                    continue
+                c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
+                if c.status != "finding":
+                    continue
+                rule = CHECKS[name][1]
+                v = c.value or 0.0
+                if name == "flaps":
+                    msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
+                else:
+                    what = "FCS/CRC errors" if name == "fcs" else "uncorrectable FEC codewords"
+                    msg = f"{me.port} (from {peer.device}:{peer.port}): {v:.2f} {what}/s received"
+                findings.append(LinkFinding(rule, me.device, me.port, msg, f"{v:g}"))
+            ends[(me.device, me.port)] = eh
+    groups = _groups(fab, snaps, unread, th)
+    for g in groups:
+        if g.status != "finding":
+            continue
+        nums = {p: v for p, (_peer, v) in g.members.items() if v is not None}
+        hot = max(nums, key=lambda p: nums[p])
+        msg = (f"{len(nums)} links toward tier {g.tier + 1}: {hot} sends {nums[hot] / 1e6:.1f} MB/s, "
+               f"{g.max_over_mean:.2f}x the mean (max/mean limit {th.ecmp_max_over_mean:g}), "
+               f"coefficient of variation {g.cv:.2f} (limit {th.ecmp_cv:g})")
+        if polarization is not None:
+            static = polarization(g.device)
+            msg += f"; roceconf check: {static}" if static else "; roceconf check finds no hash polarization (RC213)"
+        findings.append(LinkFinding(R_ECMP, g.device, hot, msg, f"{g.max_over_mean:.2f}"))
+    return LinkHealth(ends, groups, findings, dict(unread), not_observable(fab, ends, groups))
+
+
+def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: list[EcmpGroup]) -> list[NotObservable]:
+    """One RC519 note per platform and check that is ``n/a`` on the report's ends (or ECMP groups)."""
+    seen: dict[tuple[str, str], tuple[list[str], int]] = {}
+
+    def add(platform: str, check: str, device: str) -> None:
+        devs, n = seen.get((platform, check), ([], 0))
+        if device not in devs:
+            devs.append(device)
+        seen[(platform, check)] = (devs, n + 1)
+
+    for (dev, _port), e in ends.items():
+        for name, c in e.checks.items():
+            if c.status == NA:
+                add(fab.devices[dev].platform, name, dev)
+    for g in groups:
+        if g.status == NA:
+            add(fab.devices[g.device].platform, "ecmp", g.device)
+    order = [*CHECKS, "ecmp"]
+    counter = {**{k: c for k, (c, _r) in CHECKS.items()}, "ecmp": ECMP_COUNTER}
+    return [NotObservable(p, k, counter[k], sorted(devs, key=natural_key), n)
+            for (p, k), (devs, n) in sorted(seen.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])))]
+
+
+__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
+           "judge", "link_reads", "na_reason", "not_observable", "tiers"]
