@@ -169,7 +169,7 @@ def parse_bundle(
             return
         names[template].apply(ports.setdefault(port, PortCounters()), values, unknown)
 
-    names = {t: _names(*tables[t]) for t in readers}
+    names = {t: _names(*tables[t]) for t in tables}
     return read_outputs(outputs, read, log)
 
 

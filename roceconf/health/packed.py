@@ -108,8 +108,8 @@ def mean(packed: tuple[PackedInterval, ...], counter: str, priority: int | None)
 
 
 # ------------------------------------------------------------------------------------------- samples
-#: a packed sample of one port: (layout, counters then gauges, wd_shut, wd_read)
-PackedCounters = tuple[Layout, Any, Any, Any]
+#: a packed sample of one port: (layout, counters then gauges, wd_shut, wd_read, link counters)
+PackedCounters = tuple[Layout, Any, Any, Any, Any]
 
 
 def pack_counters(pc: PortCounters) -> PackedCounters:
@@ -117,15 +117,18 @@ def pack_counters(pc: PortCounters) -> PackedCounters:
     values = [v for d in pc.prio.values() for v in d.values()]
     values += pc.port.values()
     values += [v for d in pc.gauges.values() for v in d.values()]
-    return (lay, _numbers(values, "Q"), pc.wd_shut, pc.wd_read)
+    # link counters (roceconf cabling's; nothing health reports): as read, None when there are none
+    link = tuple(pc.link.items()) if pc.link else None
+    return (lay, _numbers(values, "Q"), pc.wd_shut, pc.wd_read, link)
 
 
 def unpack_counters(packed: PackedCounters) -> PortCounters:
-    lay, values, wd_shut, wd_read = packed
+    lay, values, wd_shut, wd_read, link = packed
     prio, at = _dicts(lay.prio, values, 0)
     port = dict(zip(lay.port, values[at : at + len(lay.port)], strict=True))
     gauges, _ = _dicts(lay.gauges, values, at + len(lay.port))
-    return PortCounters(prio=prio, port=port, gauges=gauges, wd_shut=wd_shut, wd_read=wd_read)
+    return PortCounters(prio=prio, port=port, gauges=gauges, wd_shut=wd_shut, wd_read=wd_read,
+                        link=dict(link) if link else {})
 
 
 __all__ = ["Layout", "mean", "pack_counters", "pack_interval", "unpack_counters", "unpack_interval"]
