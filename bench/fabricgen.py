@@ -184,9 +184,9 @@ def three_tier(
 
 
 #: the other OS release a share of each platform's devices runs (an upgrade under way); NVUE's older
-#: release changes its syntax (roceconf/platforms/nvue: on|off before 5.15) and has what the fabric uses (QoS
-#: from 5.3, the PFC watchdog from 5.6: RC167 refuses older ones), the others only the key
-OLD_RELEASE = {"eos": "4.31.2F", "sonic": "202305", "nvue": "5.9", "junos": "23.2R1", "nxos": "10.3.4a"}
+#: release changes its syntax (roceconf/platforms/nvue: on|off before 5.15), the others only the key. NVUE 5.14,
+#: not older: NVIDIA's schema has no QoS configuration before 5.3 and no PFC watchdog before 5.6 (RC167)
+OLD_RELEASE = {"eos": "4.31.2F", "sonic": "202305", "nvue": "5.14", "junos": "23.2R1", "nxos": "10.3.4a"}
 NEW_RELEASE = {"eos": "4.32.1F", "sonic": "202311", "nvue": "5.15", "junos": "23.4R1", "nxos": "10.4.3"}
 
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import re
 
-from netutils.config.clean import sanitize_config
-
 REMOVED = "<removed>"
 
 #: a secret value: a quoted string or one word
@@ -110,6 +108,10 @@ def _snmp_keys(text: str) -> str:
 
 def redact(text: str) -> str:
     """``text`` (a config, a read-back bundle, a log line) with every device secret replaced by ``<removed>``."""
+    # imported here: netutils' sanitizer brings in jinja2, a cost every CLI start would pay (the session log
+    # imports this module) although most runs never redact anything
+    from netutils.config.clean import sanitize_config
+
     if "\\n" in text:  # a config inside a JSON string (an API reply in a debug log): a line starts after \n
         parts = _JSON_LINES.split(text)  # or at the string's opening quote
         text = "".join(p if i % 2 else sanitize_config(p, _FILTERS) for i, p in enumerate(parts))

@@ -178,6 +178,8 @@ class Session:
         return self
 
     def header(self, argv: Sequence[str], version: str) -> None:
+        if not log.isEnabledFor(logging.INFO):  # what log.info does first; the scrub would import netutils
+            return
         log.info("roceconf %s: %s", version, " ".join(scrub_argv(argv)))
         log.debug("python %s, cwd %s", sys.version.split()[0], os.getcwd())
 

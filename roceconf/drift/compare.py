@@ -20,8 +20,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from deepdiff import DeepDiff
-
 from roceconf.jsontext import fields_of
 from roceconf.reports.scaffold import SEVERITY_RANK
 from roceconf.state import META_FIELDS, DeviceState, Interface
@@ -306,6 +304,9 @@ def _compare(
         found, got_full = hit[2], hit[3]
     else:
         if whole or not _walk_state(want, actual, got_full, found):
+            # imported here: the walk decides every state today, and deepdiff's import is slow
+            from deepdiff import DeepDiff
+
             found = []
             got_full = actual.semantic()
             got = _prune(want, got_full)

@@ -14,6 +14,8 @@ import base64
 import json
 import re
 import shlex
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from napalm import get_network_driver
@@ -95,10 +97,18 @@ def test_junos_load_set_terminal_reports_each_refused_line(lab: Lab, creds: tupl
 
 
 # ------------------------------------------------------------------------------------------ SONiC
-def _upload(conn, path: str, text: str) -> None:
+def _shell(conn: Any) -> Callable[..., str]:
+    """``conn.send_command`` waiting for the shell's prompt, found once: netmiko would look for it again before
+    every command (a RETURN and its answer, with sleeps of its own); the prompt of these shells never changes, so
+    each command waits for the very pattern netmiko would have found."""
+    prompt = re.escape(conn.find_prompt())
+    return lambda command, **kw: conn.send_command(command, expect_string=prompt, **kw)
+
+
+def _upload(send: Callable[..., str], path: str, text: str) -> None:
     data = base64.b64encode(text.encode()).decode()
     for n, i in enumerate(range(0, len(data), 1000)):
-        conn.send_command(f"echo {data[i : i + 1000]} | base64 -d {'>' if n == 0 else '>>'} {path}")
+        send(f"echo {data[i : i + 1000]} | base64 -d {'>' if n == 0 else '>>'} {path}")
 
 
 def test_sonic_config_load_refuses_every_broken_fragment(lab: Lab, creds: tuple[str, str]) -> None:
@@ -106,19 +116,20 @@ def test_sonic_config_load_refuses_every_broken_fragment(lab: Lab, creds: tuple[
     assert len(MUTATIONS) >= 10
     refused = 0
     with ConnectHandler(**netmiko_args(lab, "sonic1", creds, "linux")) as conn:
-        before = conn.send_command("show runningconfiguration all")
+        send = _shell(conn)
+        before = send("show runningconfiguration all")
         for name, _why, fn in MUTATIONS:
-            _upload(conn, "/tmp/bad.json", json.dumps(broken(fn)))
-            out = conn.send_command("sudo config load /tmp/bad.json -y; echo rc=$?", read_timeout=60)
+            _upload(send, "/tmp/bad.json", json.dumps(broken(fn)))
+            out = send("sudo config load /tmp/bad.json -y; echo rc=$?", read_timeout=60)
             assert out.startswith("Failed to validate config_input. Error: Data Loading Failed"), (name, out)
             assert out.endswith("rc=1"), (name, out)
-            assert conn.send_command("show runningconfiguration all") == before, name
+            assert send("show runningconfiguration all") == before, name
             refused += 1
         # the unbroken fragment loads through the same command
-        _upload(conn, "/tmp/good.json", json.dumps(lab_fragment()))
-        out = conn.send_command("sudo config load /tmp/good.json -y; echo rc=$?", read_timeout=60)
+        _upload(send, "/tmp/good.json", json.dumps(lab_fragment()))
+        out = send("sudo config load /tmp/good.json -y; echo rc=$?", read_timeout=60)
         assert "sonic-cfggen" in out and out.endswith("rc=0"), out
-        assert json.loads(conn.send_command("show runningconfiguration all"))["PORT_QOS_MAP"]
+        assert json.loads(send("show runningconfiguration all"))["PORT_QOS_MAP"]
     assert refused == len(MUTATIONS)
     _report("SONiC", refused, len(MUTATIONS), "config load over SSH, SONiC YANG via yanglint")
 
@@ -198,21 +209,22 @@ def test_host_refuses_every_negative_command_and_script(
         lab.add("gpu", platform, state)
         before = lab.get_config("gpu")
         with ConnectHandler(**netmiko_args(lab, "gpu", creds, "linux")) as conn:
+            send = _shell(conn)
             for line in negatives:
                 message, code = _expected(shlex.split(line))
                 # typed at the prompt: the tool's message and status
-                out = conn.send_command(f"sudo {line}; echo rc=$?")
+                out = send(f"sudo {line}; echo rc=$?")
                 assert out.endswith(f"rc={code}") and code != 0, (line, out)
                 assert out[: -len(f"rc={code}")].strip() == message.strip(), (line, out)
                 # inside the rendered script: `set -e` stops there, nothing after it is applied
-                _upload(conn, "/tmp/neg.sh", head + sep + line + "\n" + tail)
-                out = conn.send_command("sudo bash /tmp/neg.sh; echo rc=$?")
+                _upload(send, "/tmp/neg.sh", head + sep + line + "\n" + tail)
+                out = send("sudo bash /tmp/neg.sh; echo rc=$?")
                 assert out.endswith(f"rc={code}"), (line, out)
                 assert lab.get_config("gpu") == before, line
                 refused += 1
             # the rendered script without the negative runs and changes the host
-            _upload(conn, "/tmp/ok.sh", script)
-            assert conn.send_command("sudo bash /tmp/ok.sh; echo rc=$?") == "rc=0"
+            _upload(send, "/tmp/ok.sh", script)
+            assert send("sudo bash /tmp/ok.sh; echo rc=$?") == "rc=0"
         assert lab.host_state("gpu").interfaces[port].mtu == 4200
     assert refused == len(negatives)
     _report(platform, refused, len(negatives), "typed and inside the rendered set -e script, over SSH")
