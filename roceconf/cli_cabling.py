@@ -10,7 +10,9 @@ import sys
 
 import click
 
+from roceconf import cli_slices
 from roceconf.cli_common import EXIT_INVALID, _emit, _format_option, error, guarded
+from roceconf.cli_slices import slice_options
 
 
 def register(main: click.Group) -> None:
@@ -34,6 +36,7 @@ def register(main: click.Group) -> None:
 @click.option("--drift", "drift_report", type=click.Path(dir_okay=False),
               help="A roceconf drift JSON report to join into each link's verdict (needs link counters).")
 @click.option("--device", default=None, help="Read one device only.")
+@slice_options
 @_format_option("cabling")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (atomically; - for standard output).")
 @click.option("--workers", type=click.IntRange(1, 256), default=8, show_default=True)
@@ -52,6 +55,8 @@ def cabling(
     health_report: str | None,
     drift_report: str | None,
     device: str | None,
+    slice_spec: str | None,
+    results_dir: str | None,
     fmt: str | None,
     output: str | None,
     workers: int,
@@ -62,6 +67,11 @@ def cabling(
     (missing, miswired, unexpected, crossed rails, NIC on the wrong leaf: RC500-RC505, docs/cabling.md).
     With link counters (--counters DIR, or --interval with --inventory): FCS errors, FEC and flaps of both
     ends (RC510-RC512), ECMP balance (RC520) and one verdict per link, joining --health / --drift reports.
+
+    Sliced (--slice K/N --results-dir DIR, AWX's rule as for drift and health): the slice reads its devices,
+    judges the links that touch them from its side only and keeps their neighbours (and link counters) in
+    DIR/sliceKofN/; `roceconf report merge` judges every link, unexpected neighbour and ECMP group again on
+    the union of the slices.
 
     Exit 0 every link confirmed, 1 findings, 2 invalid input, 3 some device or link could not be judged."""
     from roceconf.cabling.collect import (
@@ -96,16 +106,24 @@ def cabling(
     if problem:
         click.echo(f"error: {problem}", err=True)
         sys.exit(EXIT_INVALID)
+    if slice_spec is not None and (save_counters is not None or save_lldp is not None):
+        click.echo("error: a slice keeps its neighbours and counters in its --results-dir; drop --save-lldp and "
+                   "--save-counters", err=True)
+        sys.exit(EXIT_INVALID)
     fab = load_valid(intent)
+    sliced = cli_slices.choose(fab, slice_spec, results_dir, inventory, device)
+    chosen: str | list[str] | None = sliced.devices if sliced is not None else device
+    if sliced is not None and interval is not None:
+        save_counters = str(sliced.folder / "counters")
     try:
         targets = None
         if lldp_dir is not None:
-            report = cabling_offline(fab, lldp_dir, device=device)
+            report = cabling_offline(fab, lldp_dir, device=chosen)
         else:
             from roceconf.drift.collect import load_inventory
 
             targets = load_inventory(inventory)
-            report = cabling_live(fab, inventory, targets=targets, device=device, workers=workers, timeout=timeout,
+            report = cabling_live(fab, inventory, targets=targets, device=chosen, workers=workers, timeout=timeout,
                                   retries=retries, save_dir=save_lldp, progress=plain_progress())
         names = [d.device for d in report.devices]
         if counters_dir is not None:
@@ -119,6 +137,8 @@ def cabling(
     except CollectError as e:
         error(e)
         sys.exit(EXIT_INVALID)
+    if sliced is not None:
+        _save_slice(sliced, report, counters_dir, health_report, drift_report)
     if fmt == "html":
         from roceconf.reports import html
 
@@ -126,3 +146,28 @@ def cabling(
     else:
         _emit(format_report(report, fmt), output)
     sys.exit(report.exit_code)
+
+
+def _save_slice(sliced: cli_slices.SliceRun, report: object, counters_dir: str | None, health: str | None,
+                drift: str | None) -> None:
+    """The slice's result directory: ``cabling.json`` (its devices' neighbours; the merge judges every link again
+    from them), the raw link counters it judged under ``counters/`` (an offline run copies them; a live run
+    saved them there) and, in ``slice.json``, the reports it joined (absolute paths: the merge joins them)."""
+    from pathlib import Path
+
+    from roceconf.cabling.report import to_json
+
+    link = getattr(report, "link", None)
+    if counters_dir is not None and link is not None:
+        from roceconf.health.collect import SAVED_SUFFIX
+        from roceconf.outdir import write_outputs
+
+        files = {}
+        for d in getattr(report, "devices", []):
+            name = d.device + SAVED_SUFFIX
+            if d.device not in link.unread and (Path(counters_dir) / name).is_file():
+                files[name] = (Path(counters_dir) / name).read_text(encoding="utf-8")
+        if files:
+            write_outputs(files, sliced.folder / "counters", private=True)
+    joined = {k: str(Path(v).resolve()) for k, v in (("health", health), ("drift", drift)) if v is not None}
+    cli_slices.save(sliced, "cabling", to_json(report), extra={"joined": joined} if joined else None)

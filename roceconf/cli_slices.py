@@ -1,5 +1,5 @@
-"""The command line of sliced runs (roceconf.slices): ``--slice K/N --results-dir DIR`` of drift, health and
-bom, and ``roceconf report merge DIR...``."""
+"""The command line of sliced runs (roceconf.slices): ``--slice K/N --results-dir DIR`` of drift, health, bom
+and cabling, and ``roceconf report merge DIR...``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ EXIT_INVALID = 2
 
 
 def slice_options(fn: Any) -> Any:
-    """``--slice K/N`` and ``--results-dir DIR`` (the options of drift, health and bom)."""
+    """``--slice K/N`` and ``--results-dir DIR`` (the options of drift, health, bom and cabling)."""
     fn = click.option(
         "--results-dir",
         type=click.Path(file_okay=False),
@@ -72,11 +72,12 @@ def choose(
     return SliceRun(number, count, names, folder, fab.file)
 
 
-def save(run: SliceRun, kind: str, report_text: str) -> None:
-    """Write the slice's result directory and say so on stderr."""
+def save(run: SliceRun, kind: str, report_text: str, extra: dict[str, Any] | None = None) -> None:
+    """Write the slice's result directory and say so on stderr (``extra``: more fields of ``slice.json``)."""
     from roceconf import slices
 
     meta = slices.slice_meta(kind, run.intent, run.devices, number=run.number, count=run.count)
+    meta.update(extra or {})
     slices.write_slice(run.folder, meta, report_text)
     click.echo(f"wrote slice {run.number} of {run.count} ({len(run.devices)} device(s)) to {run.folder}", err=True)
 
@@ -129,16 +130,19 @@ def register(main: click.Group, *, guarded: Any, emit: Any, color: Any) -> None:
     @click.argument("dirs", nargs=-1, required=True, type=click.Path(file_okay=False))
     @click.option("--intent", type=click.Path(dir_okay=False), help="Intent file [default: the one the slices name].")
     @click.option("--format", "fmt", type=click.Choice(formats), default=None,
-                  help="Output format [default: text]; the formats of the merged command (drift, health or bom).")
+                  help="Output format [default: text]; the formats of the merged command (drift, health, bom or cabling).")
     @click.option("--output", type=click.Path(dir_okay=False), help="Write the merged report to FILE (atomically).")
     @guarded
     def merge_cmd(dirs: tuple[str, ...], intent: str | None, fmt: str | None, output: str | None) -> None:
         """Merge the result directories of sliced runs (`--slice K/N --results-dir DIR`, or the playbooks'
         per-job folders) into one fabric report, as the unsliced run writes it. DIR is a slice's directory or a
-        folder holding them. A device of the intent that no slice reported is unknown.
+        folder holding them. A device of the intent that no slice reported is unknown. Health and cabling are
+        judged again on the merged data (link partners, links whose ends were read by different slices, ECMP
+        groups).
 
         Exit codes of the merged command: drift 0 in sync, 1 drift, 3 some device unknown; health 0, 1, 3;
-        bom 0, 3; 2 invalid input (overlapping or inconsistent slices)."""
+        bom 0, 3; cabling 0 every link confirmed, 1 findings, 3 something not judged; 2 invalid input
+        (overlapping or inconsistent slices)."""
         from roceconf import slices
         from roceconf.reports import formats_for, resolve_format, to_data
 
@@ -158,6 +162,12 @@ def register(main: click.Group, *, guarded: Any, emit: Any, color: Any) -> None:
             text = drift_text(merged.report, merged.fab, fmt, use_color)
         elif kind == "health":
             text = health_text(merged.report, merged.fab, fmt, use_color)
+        elif kind == "cabling":
+            from roceconf.cabling.report import format_report
+            from roceconf.reports import html
+
+            text = (html.render(html.cabling_map(merged.report, merged.fab)) if fmt == "html"
+                    else format_report(merged.report, fmt))
         else:
             from roceconf.acceptance.bom import bom_text
 

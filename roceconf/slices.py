@@ -1,4 +1,4 @@
-"""Sliced runs: one audit (drift, health, bom) split over N jobs the way AWX / Automation Platform slices a
+"""Sliced runs: one audit (drift, health, bom, cabling) split over N jobs the way AWX / Automation Platform slices a
 job template, each slice writing its own result directory, and the merge of those directories into the one
 fabric report the unsliced run writes.
 
@@ -12,14 +12,18 @@ collation, which agrees for the usual host names (one letter case, letters and d
 Without an inventory (``drift --configs``) the intent's device names are sliced.
 
 **A slice reports only its devices.** The intent's other devices are not its findings and not its unknowns.
-A result directory holds the slice's report (``drift.json``, ``health.json`` plus ``counters/``, or
-``bom.json``) and ``slice.json``: which run, which slice, which devices it was responsible for.
+A result directory holds the slice's report (``drift.json``, ``health.json`` plus ``counters/``,
+``bom.json``, or ``cabling.json`` plus ``counters/`` when link counters were sampled) and ``slice.json``:
+which run, which slice, which devices it was responsible for.
 
 **The merge** (:func:`merge`) takes the union of the slices' devices, checks that no device is reported twice,
 and builds the report the unsliced run writes: the same devices, items, counts and exit code (timestamps and
 durations aside). Health is evaluated again from every slice's raw counters, so the checks that need both ends
 of a link (RC310, pauses a partner sent but this end did not count) see both ends even when they were read by
-different slices. Drift and the BOM have no check across devices: their merge is the union. A device of the
+different slices. Cabling is judged again from every slice's LLDP neighbours (kept in its ``cabling.json``)
+and raw link counters: a link whose two ends were read by different slices, a miswire seen from two slices,
+unexpected neighbours and the ECMP groups are judged on the merged data, as the unsliced run judges them.
+Drift and the BOM have no check across devices: their merge is the union. A device of the
 intent that no slice reported is ``unknown`` (a slice missing, a job that failed before writing, a device the
 inventory lacks): a missing slice never merges into a green report.
 """
@@ -36,7 +40,7 @@ from typing import Any
 from roceconf.names import natural_key
 
 SLICE_FILE = "slice.json"
-REPORT_FILE = {"drift": "drift.json", "health": "health.json", "bom": "bom.json"}
+REPORT_FILE = {"drift": "drift.json", "health": "health.json", "bom": "bom.json", "cabling": "cabling.json"}
 COUNTERS_DIR = "counters"
 FORMAT_VERSION = 1
 #: why a device of the intent is in no slice's results
@@ -188,7 +192,7 @@ def find_slices(dirs: list[str | Path]) -> list[Slice]:
         meta = _json(d / SLICE_FILE, SLICE_FILE)
         kind = meta.get("kind")
         if kind not in REPORT_FILE:
-            raise SliceError(f"{d / SLICE_FILE}: field 'kind': expected drift, health or bom, got {kind!r}")
+            raise SliceError(f"{d / SLICE_FILE}: field 'kind': expected drift, health, bom or cabling, got {kind!r}")
         devices = meta.get("devices")
         if not isinstance(devices, list) or not all(isinstance(x, str) for x in devices):
             raise SliceError(f"{d / SLICE_FILE}: field 'devices': expected a list of device names")
@@ -264,6 +268,9 @@ def merge(dirs: list[str | Path], intent: str | None = None) -> Merged:
     elif kind == "health":
         report = _merge_health(fab, per_slice, source)
         report.intent = title
+    elif kind == "cabling":
+        report = _merge_cabling(fab, per_slice, source)
+        report.intent = title
     else:
         report = _merge_bom(fab, per_slice)
         report["intent"] = title
@@ -328,6 +335,86 @@ def _merge_health(fab: Any, per_slice: list[tuple[Slice, list[tuple[str, dict[st
         if n not in snaps and n not in errors:
             errors[n] = NOT_IN_ANY_SLICE
     return evaluate(fab, snaps, errors, source=source, meta=meta)
+
+
+def _merge_cabling(fab: Any, per_slice: list[tuple[Slice, list[tuple[str, dict[str, Any]]]]], source: str) -> Any:
+    """Cabling judged again on the union of the slices' LLDP neighbours (and raw link counters, when the slices
+    sampled them), so both ends of every link, the unexpected neighbours and the ECMP groups are judged as the
+    unsliced run judges them."""
+    from roceconf.cabling.collect import no_link_reader, with_links
+    from roceconf.cabling.verdict import DeviceLldp, evaluate
+    from roceconf.drift.collect import CollectError
+    from roceconf.health.collect import SAVED_SUFFIX, load_saved
+    from roceconf.neighbors import Neighbor
+
+    sampled = {"counters_unread" in s.report for s, _ in per_slice}
+    if len(sampled) > 1:
+        raise SliceError("some cabling slices sampled link counters and others did not: cut them alike")
+    counters = sampled.pop()
+    joined = {json.dumps(s.meta.get("joined") or {}, sort_keys=True) for s, _ in per_slice}
+    if len(joined) > 1:
+        raise SliceError("the cabling slices joined different --health / --drift reports: cut them alike")
+    read: dict[str, DeviceLldp] = {}
+    snaps: dict[str, list[Any]] = {}
+    unread: dict[str, str] = {}
+    for s, items in per_slice:
+        where = s.folder / REPORT_FILE["cabling"]
+        counters_unread = s.report.get("counters_unread") or {}
+        if not isinstance(counters_unread, dict):
+            raise SliceError(f"{where}: field 'counters_unread': expected an object")
+        for name, d in items:
+            rows = d.get("neighbours") or []
+            if not isinstance(rows, list) or not all(
+                    isinstance(n, dict) and all(isinstance(v, str) for v in n.values()) for n in rows):
+                raise SliceError(f"{where}: device '{name}': field 'neighbours': expected a list of objects of strings")
+            try:
+                read[name] = DeviceLldp(
+                    device=name,
+                    platform=str(d["platform"]),
+                    status=str(d["status"]),
+                    reason=None if d.get("reason") is None else str(d["reason"]),
+                    neighbours=[Neighbor(**n) for n in rows],
+                    warnings=[str(w) for w in d.get("warnings") or []],
+                    source=str(d.get("source") or ""),
+                )
+            except (KeyError, TypeError, ValueError) as e:
+                raise SliceError(f"{where}: device '{name}': not a cabling result ({e})") from None
+            if read[name].status not in ("read", "unknown"):
+                raise SliceError(f"{where}: device '{name}': field 'status': {d['status']!r}")
+            if read[name].platform != fab.devices[name].platform:
+                raise SliceError(f"{where}: device '{name}': platform {read[name].platform!r}, the intent says "
+                                 f"{fab.devices[name].platform}")
+            if not counters:
+                continue
+            if no_link_reader(fab.devices[name]):
+                snaps[name] = []
+            elif name in counters_unread:
+                unread[name] = str(counters_unread[name])
+            else:
+                try:
+                    snaps[name] = load_saved(s.folder / COUNTERS_DIR / (name + SAVED_SUFFIX), fab.devices[name])
+                except CollectError as e:
+                    unread[name] = f"{s.label}: {e}"
+    for n in fab.devices:
+        if n not in read:
+            read[n] = DeviceLldp(n, fab.devices[n].platform, status="unknown", reason=NOT_IN_ANY_SLICE)
+            if counters:
+                if no_link_reader(fab.devices[n]):
+                    snaps[n] = []
+                else:
+                    unread[n] = NOT_IN_ANY_SLICE
+    report = evaluate(fab, read, source)
+    if not counters:
+        return report
+    paths = per_slice[0][0].meta.get("joined") or {}
+    try:
+        report = with_links(report, fab, snaps, unread, health=paths.get("health"), drift=paths.get("drift"))
+    except CollectError as e:
+        raise SliceError(f"a report the slices joined: {e}") from None
+    shown = per_slice[0][0].report.get("joined")
+    if isinstance(shown, dict):  # the names as the slices' command lines gave them
+        report.joined = {k: str(shown.get(k, v)) for k, v in report.joined.items()}
+    return report
 
 
 def _merge_bom(fab: Any, per_slice: list[tuple[Slice, list[tuple[str, dict[str, Any]]]]]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ import ansible_runner
 import pytest
 import yaml
 
+from roceconf.cabling.collect import no_link_reader
 from roceconf.compile import load_valid, output_name, render_fabric
 from roceconf.lab import Lab
 from roceconf.slices import REPORT_FILE, awx_slice, slice_devices
@@ -440,3 +441,70 @@ def test_slices_through_transmit_worker_process(setup: Setup, kind: str) -> None
         assert job["kind"] == kind and sorted(job["devices"]) == sorted(set(hosts) - {"fw1"})
     res = _cli(setup, "report", "merge", str(_day(reports) / "slices" / f"awx-{workflow}"), "--format", "json")
     _assert_same(kind, json.loads(res.stdout), res.returncode, _unsliced(setup, kind))
+
+
+def test_sliced_cabling_check_through_ansible_runner_equals_the_unsliced_run(setup: Setup) -> None:
+    """The cabling check with link counters as AWX slices it in 3, merged by the merge_slices playbook: the same
+    links, verdicts, findings, counts and exit code as the unsliced run. spine2's cable to leaf3 is swapped with
+    its neighbour's (leaf4): spine2 and leaf3 are in slice 1, leaf4 in slice 2, so no slice alone sees the whole
+    miswire; gpu4 (not in the inventory) is unknown in both runs."""
+    fab = load_valid(INTENT)
+    setup.lab.set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
+    setup.lab.set_scenarios(["miswire@spine2:et-0/0/2"])
+    try:
+        extra = {"roceconf_cabling_interval": 0.2}
+        full_dir = setup.tmp / "cabling-full"
+        full = _run(setup.data_dir("cabling-full", "roceconf.fabric.cabling_check", setup.inventory,
+                                   {"roceconf_report_dir": str(full_dir), **extra}))
+        out = full.stdout.read()
+        assert setup.password not in out and full.status == "failed", out[-3000:]
+        unsliced = json.loads((_day(full_dir) / "cabling.json").read_text())
+        sliced_dir = setup.tmp / "cabling-sliced"
+        runs = []
+        for k in (1, 2, 3):
+            hosts = awx_slice(setup.hosts(), k, 3)
+            d = setup.data_dir(f"cabling{k}", "roceconf.fabric.cabling_check", setup.sliced(hosts),
+                               {"roceconf_report_dir": str(sliced_dir), "awx_job_id": 500 + k,
+                                "awx_workflow_job_id": 55, **extra})
+            runs.append((k, hosts, *ansible_runner.run_async(private_data_dir=str(d), playbook="main.yml", quiet=True)))
+        for k, hosts, thread, runner in runs:
+            thread.join(timeout=600)
+            text = runner.stdout.read()
+            assert setup.password not in text
+            assert {h for h in recap(text) if h != "localhost"} == set(hosts), text[-3000:]
+            job = _day(sliced_dir) / "slices" / "awx-55" / f"job-{500 + k}"
+            meta = json.loads((job / "slice.json").read_text())
+            assert meta["kind"] == "cabling" and sorted(meta["devices"]) == sorted(set(hosts) - {"fw1"})
+            # the raw link counters of its devices (nvue reads none: RC519, no samples, no file)
+            assert sorted(p.name.split(".")[0] for p in (job / "counters").iterdir()) == sorted(
+                n for n in meta["devices"] if not no_link_reader(fab.devices[n]))
+        merge = _run(setup.data_dir("cabling-merge", "roceconf.fabric.merge_slices", {"all": {"hosts": {}}},
+                                    {"roceconf_report_dir": str(sliced_dir)}))
+        text = merge.stdout.read()
+        assert merge.rc != 0 and "merged cabling report: exit code 1" in text, text[-3000:]
+        merged = json.loads((_day(sliced_dir) / "cabling.json").read_text())
+    finally:
+        setup.lab.set_scenarios([])
+
+    def keys(report: dict[str, Any]) -> list[tuple]:
+        return sorted((f["rule"], f["device"], f["port"], f.get("observed")) for f in report["findings"])
+
+    assert merged["exit_code"] == unsliced["exit_code"] == 1
+    def verdicts(x: Any) -> Any:
+        """Without why a device was unread (unsliced: not in the inventory; merged: in no slice) and the live
+        values (two runs' samples)."""
+        if isinstance(x, dict):
+            return {k: verdicts(v) for k, v in x.items() if k not in ("reason", "value")}
+        return [verdicts(v) for v in x] if isinstance(x, list) else x
+
+    assert merged["summary"] == unsliced["summary"] and verdicts(merged["links"]) == verdicts(unsliced["links"])
+    assert keys(merged) == keys(unsliced)
+    # ECMP groups and link health from live samples: the same verdicts (the rates of two runs differ slightly)
+    assert [(g["device"], g["status"]) for g in merged["ecmp"]] == [(g["device"], g["status"]) for g in unsliced["ecmp"]]
+    assert sorted((e["device"], e["port"], e["status"]) for e in merged["link_health"]) == sorted(
+        (e["device"], e["port"], e["status"]) for e in unsliced["link_health"])
+    miswired = {(f["device"], f["port"]) for f in merged["findings"] if f["rule"] == "RC501"}
+    assert {("spine2", "et-0/0/2"), ("leaf4", "Ethernet50")} <= miswired, miswired
+    assert {d["device"]: d["status"] for d in merged["devices"]} == {d["device"]: d["status"]
+                                                                     for d in unsliced["devices"]}
+    assert next(d for d in merged["devices"] if d["device"] == "gpu4")["reason"].startswith("in no slice's results")

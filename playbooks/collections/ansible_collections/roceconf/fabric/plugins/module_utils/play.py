@@ -1,7 +1,7 @@
 # Copyright: roceconf maintainers
 # Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """What the modules share: roceconf importable or one clear failure, the intent loaded or its FILE:LINE:COL
-lines, and for the modules that judge the hosts of a play (bom, health, report) their common options, the
+lines, and for the modules that judge the hosts of a play (bom, cabling, health, report) their common options, the
 intent's devices among the hosts, and the dated folder (a slice's own under AWX) their reports go to."""
 
 from __future__ import annotations

@@ -8,17 +8,20 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: merge
-short_description: Merge the slices of a sliced drift audit, health check or bill of materials into one report
+short_description: Merge the slices of a sliced drift audit, health check, bill of materials or cabling check into one report
 description:
   - Combines the result folders of the slices of one run (AWX / Automation Platform job slicing; each slice
     wrote C(slices/awx-<workflow_job_id>/job-<job_id>/) with M(roceconf.fabric.report),
-    M(roceconf.fabric.health) or M(roceconf.fabric.bom)) with C(roceconf.slices.merge) - the same as
+    M(roceconf.fabric.health), M(roceconf.fabric.bom) or M(roceconf.fabric.cabling)) with C(roceconf.slices.merge) - the same as
     C(roceconf report merge) - into the
     report the unsliced run writes - devices, items, counts and exit code. Health is evaluated again from every
-    slice's raw counters, so link partners read by different slices are correlated.
+    slice's raw counters, so link partners read by different slices are correlated. Cabling is judged again
+    from every slice's LLDP neighbours and link counters - a link whose two ends were read by different slices, a
+    miswire seen from two slices, unexpected neighbours and ECMP groups are judged on the merged data.
   - A device of the intent that no slice reported (a slice missing or failed) is C(unknown), never in sync.
   - Writes into O(dest) C(drift.json), C(drift-junit.xml), C(drift.md), C(drift.html) (drift) or C(health.json),
-    C(health-junit.xml), C(health.md), C(health.prom), C(health.html) (health) or C(bom.json) (bom).
+    C(health-junit.xml), C(health.md), C(health.prom), C(health.html) (health), C(bom.json) (bom) or
+    C(cabling.json), C(cabling-junit.xml), C(cabling.md), C(cabling.html) (cabling).
   - Fails when the merged report's exit code is not 0 (O(fail=true)), after writing the reports.
 version_added: "0.1.0"
 author: roceconf maintainers (@roceconf)
@@ -62,11 +65,13 @@ EXAMPLES = r"""
 
 RETURN = r"""
 kind:
-  description: What was merged (drift, health or bom).
+  description: What was merged (drift, health, bom or cabling).
   returned: success
   type: str
 exit_code:
-  description: The merged exit code (drift 0 in sync, 1 drift, 3 some device unknown; health 0, 1, 3; bom 0, 3).
+  description: >-
+    The merged exit code (drift 0 in sync, 1 drift, 3 some device unknown; health 0, 1, 3; bom 0, 3;
+    cabling 0 every link confirmed, 1 findings, 3 something not judged).
   returned: success
   type: int
 summary:
@@ -136,6 +141,14 @@ def main():
         from roceconf.reports import html
 
         texts["health.html"] = html.render(html.health_map(merged.report, merged.fab))
+        summary = merged.report.counts
+    elif merged.kind == "cabling":
+        from roceconf.cabling.report import FORMATS
+        from roceconf.reports import html
+
+        texts = {"cabling.json": FORMATS["json"](merged.report), "cabling-junit.xml": FORMATS["junit"](merged.report),
+                 "cabling.md": FORMATS["markdown"](merged.report),
+                 "cabling.html": html.render(html.cabling_map(merged.report, merged.fab))}
         summary = merged.report.counts
     else:
         import json
