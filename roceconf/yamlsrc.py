@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -251,28 +252,43 @@ class _Fallback(Exception):
     """Something the fast path does not answer itself: the ruamel path reads the text (and answers)."""
 
 
-class _Scalars:
-    """ruamel's YAML 1.2 resolution and round-trip construction of plain scalars, memoised per text."""
+class PlainScalars:
+    """ruamel's YAML 1.2 resolution and round-trip construction of plain scalars, memoised per text (the
+    intent's fast path here, and the NVUE reader's large-document path).
 
-    def __init__(self) -> None:
+    A tag ``accept`` refuses raises ``refused(tag)``; with ``construct_errors`` a value ruamel cannot construct
+    raises ``refused(tag)`` too (the caller's slow path then says what ruamel says of it)."""
+
+    def __init__(
+        self,
+        accept: Callable[[str], bool],
+        refused: Callable[[str], Exception],
+        construct_errors: bool = False,
+        memo: int = 100_000,
+    ) -> None:
         y = YAML(typ="rt", pure=True)
         self._resolver = y.resolver
         self._constructor = y.constructor
+        self._accept, self._refused, self._wrap = accept, refused, construct_errors
         self._memo: dict[str, Any] = {}
+        self._limit = memo
 
     def plain(self, value: str) -> Any:
         try:
             return self._memo[value]
         except KeyError:
             pass
-        tag = self._resolver.resolve(ScalarNode, value, (True, False))
-        if str(tag) not in _PLAIN_TAGS:
-            raise _Fallback
+        tag = str(self._resolver.resolve(ScalarNode, value, (True, False)))
+        if not self._accept(tag):
+            raise self._refused(tag)
         try:
             out = self._constructor.construct_object(ScalarNode(tag, value), deep=True)
         except Exception:  # noqa: BLE001 - whatever ruamel would say about it, it says on its own path
-            raise _Fallback from None
-        self._memo[value] = out
+            if not self._wrap:
+                raise
+            raise self._refused(tag) from None
+        if len(self._memo) < self._limit:
+            self._memo[value] = out
         return out
 
 
@@ -293,7 +309,7 @@ def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
     readers may count differently - raises :class:`_Fallback` (tests/test_yamlsrc_fast.py compares both)."""
     if _ODD_CHARS.search(text):
         raise _Fallback
-    scalars = _Scalars()
+    scalars = PlainScalars(_PLAIN_TAGS.__contains__, lambda _tag: _Fallback(), construct_errors=True)
     pos = Positions(file)
     values, keys = pos.values, pos.keys
     # each open collection: [container, path, is_mapping, pending key (mappings), next index (sequences)]

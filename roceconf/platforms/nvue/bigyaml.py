@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from ruamel.yaml import YAML
-from ruamel.yaml.nodes import ScalarNode
+
+from roceconf.yamlsrc import PlainScalars
 
 #: Documents at least this large take the libyaml path; smaller ones keep ruamel's (the same tree).
 FAST_BYTES = 512 * 1024
@@ -29,34 +29,18 @@ class Unsupported(ValueError):
     """A construct the fast path does not evaluate (the message says which, and on which line)."""
 
 
-class _Scalars:
-    """ruamel's YAML 1.2 resolution and construction of plain scalars, memoised per text."""
+class _MergeKey(Exception):
+    """A plain scalar that resolves to YAML's merge key (``<<``)."""
 
-    def __init__(self) -> None:
-        y = YAML(typ="rt", pure=True)
-        self._resolver = y.resolver
-        self._constructor = y.constructor
-        self._memo: dict[str, Any] = {}
 
-    def plain(self, value: str, line: int) -> Any:
-        try:
-            return self._memo[value]
-        except KeyError:
-            pass
-        tag = self._resolver.resolve(ScalarNode, value, (True, False))
-        if tag == "tag:yaml.org,2002:merge":
-            raise Unsupported(f"line {line}: a merge key (<<)")
-        out = self._constructor.construct_object(ScalarNode(tag, value), deep=True)
-        if len(self._memo) < 100_000:
-            self._memo[value] = out
-        return out
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 def load(text: str, lines: list[str], node_cls: type, leaf_cls: type, max_nodes: int) -> Any:
     """The Node/Leaf tree of ``text`` (lines 1-based, as the ruamel path gives them); yaml.YAMLError on text
     libyaml cannot parse, :class:`Unsupported` on what this path does not evaluate, ValueError over
     ``max_nodes`` nodes or :data:`MAX_DEPTH` levels."""
-    scalars = _Scalars()
+    scalars = PlainScalars(lambda tag: tag != _MERGE, lambda _tag: _MergeKey())
     budget = max_nodes
 
     def text_at(line: int | None) -> str:
@@ -105,7 +89,10 @@ def load(text: str, lines: list[str], node_cls: type, leaf_cls: type, max_nodes:
             if tag is not None:
                 raise Unsupported(f"line {line}: an explicit tag {tag}")
             plain = ev.implicit[0] and not ev.style
-            value: Any = scalars.plain(ev.value, line or 0) if plain else ev.value
+            try:
+                value: Any = scalars.plain(ev.value) if plain else ev.value
+            except _MergeKey:
+                raise Unsupported(f"line {line or 0}: a merge key (<<)") from None
             if stack and stack[-1][1] and stack[-1][2] is None:  # a mapping key
                 key = str(value)
                 if key in stack[-1][4]:
