@@ -504,3 +504,43 @@ def test_speed_against_the_far_end_where_the_intent_gives_the_ends_different_spe
     lh = judge(odd, {"leaf1": at400}, {})  # the far end not read: nothing to compare with
     c = lh.ends[("leaf1", "Ethernet49")].checks["speed"]
     assert c.status == "unknown" and "different speeds" in (c.reason or "")
+
+
+def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab: Fabric, tmp_path: Path) -> None:
+    """RC513 on spine2:et-0/0/1 (Junos, at half the intent's 400G): the finding and the check in text,
+    Markdown, JSON, JUnit, Prometheus and HTML, as an FCS finding is; where speed is not read, RC519 says so."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from roceconf.reports import html
+
+    report = run(fab, tmp_path, {"spine2": [Scenario("speed-mismatch", "et-0/0/1")]})
+    assert keyed(report) == [("RC513", "spine2", "et-0/0/1")]
+    msg = "et-0/0/1 (to leaf2:swp32): runs at 200 Gb/s, the intent says 400 Gb/s"
+    assert report.findings[0].message == msg and report.findings[0].severity == "error"
+    text = format_report(report, "text")
+    assert f"spine2:et-0/0/1: error[RC513]: {msg}" in text
+    assert ("link leaf2:swp32 - spine2:et-0/0/1: fail: link health fail: spine2:et-0/0/1 speed finding (runs at "
+            "200 Gb/s, the intent says 400 Gb/s)") in text
+    assert "nvue: info[RC519]: speed is not observable on nvue: no sourced counter (speed_bps is not read)" in text
+    md = format_report(report, "markdown")
+    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md and "RC513" in md
+    assert "| sonic | speed | speed_bps |" in md
+    data = json.loads(format_report(report, "json"))
+    chk = next(e for e in data["link_health"] if (e["device"], e["port"]) == ("spine2", "et-0/0/1"))["checks"]
+    assert chk["speed"] == {"status": "finding", "value": 200 * 10**9,
+                            "reason": "runs at 200 Gb/s, the intent says 400 Gb/s"}
+    root = etree.fromstring(format_report(report, "junit").encode())
+    assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC513')]/failure")
+    skipped = root.xpath("//testsuite[@name='gpu1']/testcase[starts-with(@name,'RC513')]/skipped")
+    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on connectx")
+    assert root.xpath("//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]") and not root.xpath(
+        "//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]/*")  # judged ok: a pass
+    fams = {f.name: f for f in text_string_to_metric_families(format_report(report, "prometheus"))}
+    checks = {(s.labels["device"], s.labels["port"], s.labels["check"]): s.labels["status"]
+              for s in fams["roceconf_cabling_link_check"].samples if s.value == 1.0}
+    assert checks[("spine2", "et-0/0/1", "speed")] == "finding" and checks[("leaf1", "Ethernet49", "speed")] == "ok"
+    assert ("gpu1", "eth0", "speed") not in checks  # n/a: no sample
+    assert ("connectx", "speed") in {(s.labels["platform"], s.labels["check"])
+                                     for s in fams["roceconf_cabling_not_observable"].samples}
+    page = html.render(html.cabling_map(report, fab))
+    assert "RC513" in page and "200 Gb/s" in page

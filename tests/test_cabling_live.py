@@ -229,6 +229,8 @@ def test_bad_cabling_scenarios_are_refused(cabled: tuple[Lab, Path]) -> None:
         with pytest.raises(ValueError, match=said):
             lab_.set_scenarios([bad])
     lab_.set_scenarios([])
+    with pytest.raises(ValueError, match="speed of nope:eth0: no device 'nope' in the lab"):
+        lab_.set_links([("leaf1", "Ethernet1", "gpu1", "eth0")], {("nope", "eth0"): 400})
 
 
 def test_the_lab_process_lays_the_cabling_table_and_cabling_reads_it(fab: Fabric, tmp_path: Path) -> None:
@@ -248,8 +250,8 @@ def test_the_lab_process_lays_the_cabling_table_and_cabling_reads_it(fab: Fabric
                              capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and f"{bad}:1: expected a_device" in refused.stderr, refused.stderr
     inv = tmp_path / "inventory.yml"
-    proc = subprocess.Popen([*base, "--inventory-out", str(inv), "--cabling", str(csv), "--scenario",
-                             "crossed-rail@gpu4"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*base, "--inventory-out", str(inv), "--cabling", str(csv), "--link-speed", "400",
+                             "--scenario", "crossed-rail@gpu4"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while not inv.exists():

@@ -455,12 +455,12 @@ class Lab:
         answers its platform's LLDP commands with the far ends (roceconf.lab.wiring). ``speeds``: (device,
         port) -> Gb/s the port runs at, answered in its link counters (the intent's port speeds); a port not
         in it answers no speed."""
-        self.wiring.set_links(links)
         per: dict[str, dict[str, int]] = {n: {} for n in self.devices}
         for (dev, port), gbps in (speeds or {}).items():
             if dev not in self.devices:
                 raise ValueError(f"speed of {dev}:{port}: no device {dev!r} in the lab")
             per[dev][port] = int(gbps) * 10**9
+        self.wiring.set_links(links)
         for n, d in self.devices.items():
             d.set_speeds(per[n])
         self._rewire()
