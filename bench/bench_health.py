@@ -10,8 +10,13 @@ printed beside it (on a machine shared with other work it is longer). The figure
 the best CPU time of 3 runs.
 
 Correctness: the findings are exactly the injected faults (egress drops on the RoCE queue of swp1 of every
-97th leaf). The exit status follows it (1: wrong); the target is printed (OK / MISSED). `--quick`: 20 leaves,
-one run (the correctness check, as the test suite runs it: tests/test_bench_quick.py).
+97th leaf). Then the path of ``roceconf health --counters`` (one device at a time, its rates packed, two
+forked workers) is compared with the reference path (every snapshot read first, rates in plain dicts, one
+process) on the saved counters of the 1k three-tier fabric (bench/health_counters.py, 256 devices of every
+platform, the lab's scenarios acted out device by device so every rule has work): the JSON and text reports
+must be equal byte for byte. The exit status follows both (1: wrong); the target is printed (OK / MISSED).
+`--quick`: 20 leaves, one run, and the same comparison (the correctness checks, as the test suite runs them:
+tests/test_bench_quick.py). The time of the whole command at scale: bench/bench_scale.py.
 """
 
 from __future__ import annotations
@@ -98,8 +103,34 @@ def main() -> int:
     found = sorted((f.device, f.port, f.priority, tuple(f.counters)) for f in report.findings)
     want = sorted((name, "swp1", 3) for name in faulted)
     ok = [x[:3] for x in found] == want and all("queue_drops" in x[3] for x in found)
-    print(f"correct: {'yes' if ok else f'WRONG: findings {found[:5]}, injected {want[:5]}'}")
-    return 0 if ok else 1
+    if not ok:
+        print(f"WRONG: findings {found[:5]}, injected {want[:5]}")
+    same = saved_counters_path()
+    print(f"correct: {'yes' if ok and same else 'WRONG'}")
+    return 0 if ok and same else 1
+
+
+def saved_counters_path() -> bool:
+    """``health --counters``'s path against the reference path on the 1k fabric's saved counters."""
+    import tempfile
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # bench/ as a package
+    from bench.fabricgen import scaled
+    from bench.health_counters import compare_with_reference, write_saved_counters
+    from roceconf.intent import load_text
+
+    fab = load_text(scaled("1k"), "1k.yml")
+    with tempfile.TemporaryDirectory(prefix="roceconf-bench-health-") as d:
+        write_saved_counters(fab, Path(d), every_scenario=True)
+        t0 = time.perf_counter()
+        problems = compare_with_reference(fab, Path(d), sorted(fab.devices), workers=2)
+    print(
+        f"saved counters of {len(fab.devices)} devices: health --counters "
+        f"{'equal to the reference path' if not problems else 'WRONG: ' + '; '.join(problems)} "
+        f"({time.perf_counter() - t0:.1f} s)"
+    )
+    return not problems
 
 
 if __name__ == "__main__":

@@ -11,19 +11,29 @@ included and the peak memory is that process's own):
                                                              (bench/drift_faults.py); must find exactly them
                                                              (--distinct: every switch config also carries
                                                              per-port descriptions and addresses)
+  health --counters      roceconf health INTENT --counters DIR  two saved samples of every port of every
+                                                             device (bench/health_counters.py: the platforms'
+                                                             own answers, a drop fault on one device per
+                                                             platform); must find exactly the faults, and equal
+                                                             the reference path (every snapshot read first,
+                                                             rates in dicts, one process) on a sample of devices
 
 `--scale 1k|4k|16k|32k|64k` (repeatable): bench/fabricgen.py's three-tier fabric at that many GPUs;
 `--distinct`: also the same fabric with every device different (fabricgen `distinct`: per-switch hash
 seed, partial rail groups, per-link cables, mixed releases), judged against issue 31's budgets at 32k
 (validate < 3 s). With more than one fabric a growth table (wall / CPU / peak) is printed (docs/performance.md).
 
-Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s and < 1 GiB.
+Budgets at 32k: validate < 1 s, render fresh < 10 s, check < 5 s, plan < 5 s, drift < 30 s, health < 10 s
+(distinct: < 15 s), every command < 1 GiB. `--only PHASE` (repeatable): just those phases (the saved configs or
+counters are made only for the phases that read them).
 The pod keeps its own budgets (validate < 1 s, render < 10 s, check < 5 s, plan < 5 s). Each phase is run
 `--repeat` times and the median judged (the machine is shared: the load average is printed). Both the wall
 time and the CPU time of the process and its workers (what the command costs whatever else runs on the
 machine; for `drift` the sum over its workers) are compared with the budget, and a last line lists the
-budgets the wall time missed. The peak memory of `drift` adds up the parent and its forked workers (the
-workers share the parent's pages at first, so this over-counts).
+budgets the wall time missed. Peak memory: the command's own high-water mark (VmHWM; `ru_maxrss` would also
+count the benchmark's own pages, which Linux keeps across the exec); for `drift` and `health`, which fork
+workers, the larger of that and the proportional set size of the command and its workers sampled every
+0.1 s (their RSS added up, printed beside it, counts the pages they share with the parent again).
 
 Correctness: every phase exits as it must (0; drift 1) and drift finds exactly the injected faults. A wrong
 result fails (exit 1); the budgets are printed (OK / MISSED), the machine may be shared. `--quick`: every phase
@@ -62,13 +72,24 @@ BUDGETS = {
         "check": 5.0,
         "plan (one knob)": 5.0,
         "drift --configs": 30.0,
+        "health --counters": 10.0,
     },
 }
-_PHASES = ("validate", "render (fresh)", "render (unchanged)", "check", "plan (one knob)", "drift --configs")
+_PHASES = (
+    "validate",
+    "render (fresh)",
+    "render (unchanged)",
+    "check",
+    "plan (one knob)",
+    "drift --configs",
+    "health --counters",
+)
+#: the exit status of health: the injected faults are findings
+EXIT["health --counters"] = 1
 #: every command at 32k (and 64k: the same budgets are not promised there, the figures are printed)
 MEM_BUDGET = {"32k": dict.fromkeys(_PHASES, 1024.0), "32k-distinct": dict.fromkeys(_PHASES, 1024.0)}
 #: the fabric whose devices all differ (bench/fabricgen.py `distinct`): issue 31's budgets
-BUDGETS["32k-distinct"] = {**BUDGETS["32k"], "validate": 3.0}
+BUDGETS["32k-distinct"] = {**BUDGETS["32k"], "validate": 3.0, "health --counters": 15.0}
 
 
 def child(argv: list[str]) -> int:
@@ -88,36 +109,79 @@ def child(argv: list[str]) -> int:
         "rc": rc,
         "wall": wall,
         "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
-        "rss_mib": me.ru_maxrss / 1024,
+        # VmHWM: this process's own peak. ru_maxrss would also count the pages of the benchmark that spawned
+        # it (Linux keeps the larger high-water mark of the memory image replaced at exec)
+        "rss_mib": _own_peak_mib() or me.ru_maxrss / 1024,
         "child_rss_mib": kids.ru_maxrss / 1024,
     }
     os.write(int(os.environ["ROCECONF_BENCH_FD"]), (json.dumps(res) + "\n").encode())
     return 0
 
 
+def _own_peak_mib() -> float | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def _tree_pss_mib(pid: int) -> float | None:
+    """The proportional set size of a process and its descendants (shared pages counted once in all), or None
+    where /proc does not tell it."""
+    total, todo, seen = 0, [pid], 0
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup", encoding="ascii") as fh:
+                total += next(int(x.split()[1]) for x in fh if x.startswith("Pss:"))
+            seen += 1
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as fh:
+                    todo += [int(c) for c in fh.read().split()]
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total / 1024 if seen else None
+
+
 def run_phase(argv: list[str], procs: int = 1) -> dict:
     r, w = os.pipe()
     env = dict(os.environ, ROCECONF_BENCH_FD=str(w))
+    err = tempfile.TemporaryFile(mode="w+")
     t0 = time.perf_counter()
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, __file__, "--child", *argv],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+        stderr=err,
         pass_fds=(w,),
-        check=False,
     )
+    # the memory of the command and its workers together, sampled while it runs
+    pss = 0.0
+    while proc.poll() is None:
+        pss = max(pss, _tree_pss_mib(proc.pid) or 0.0)
+        time.sleep(0.1)
     outer = time.perf_counter() - t0
+    err.seek(0)
+    stderr = err.read()
+    err.close()
     os.close(w)
     with os.fdopen(r) as fh:
         data = fh.read().strip()
     if proc.returncode or not data:
-        raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr[-2000:]}")
+        raise SystemExit(f"{' '.join(argv)} failed: {stderr[-2000:]}")
     res = json.loads(data)
     res["outer"] = outer
-    res["peak_mib"] = res["rss_mib"] + procs * res["child_rss_mib"]
+    res["pss_mib"] = pss
+    # forked workers: their RSS counts the pages they share with the parent again (parent + workers is an
+    # upper bound); the sampled PSS of the whole tree counts shared pages once (a peak between two samples
+    # 0.1 s apart is missed): the peak judged is the larger of that and the parent's own exact peak
+    res["upper_mib"] = res["rss_mib"] + procs * res["child_rss_mib"]
+    res["peak_mib"] = max(res["rss_mib"], pss) if procs > 1 else res["rss_mib"]
     return res
 
 
@@ -138,28 +202,62 @@ def fabric_files(which: str, tmp: Path) -> tuple[Path, Path]:
     return old, new
 
 
-def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
+def health_findings(text: str) -> set[tuple[str, str, str, int]]:
+    """(device, port, rule, priority) of every finding row of a health text report."""
+    import re
+
+    found, device = set(), ""
+    for line in text.splitlines():
+        if line.startswith("FINDINGS  "):
+            device = line.split()[1]
+        m = re.match(r"(critical|warning|info)\s+(RC\d+)\s+(\S+)\s+(\S+)\s", line)
+        if m and device:
+            found.add((device, m.group(3), m.group(2), int(m.group(4)) if m.group(4).isdigit() else -1))
+    return found
+
+
+def bench_fabric(which: str, repeat: int, only: set[str] | None = None) -> dict[str, dict]:
     from bench.drift_faults import EXPECTED_32K, decorated, drifted_items, faulted_configs, write_configs
+    from bench.health_counters import (
+        compare_with_reference,
+        expected_findings,
+        sample_devices,
+        write_saved_counters,
+    )
     from roceconf.intent import load
+
+    def wanted(label: str) -> bool:
+        return only is None or label in only
 
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix=f"roceconf-scale-{which}-") as d:
         tmp = Path(d)
         old, new = fabric_files(which, tmp)
         fab = load(old)
-        files, faults = faulted_configs(fab)
-        if which.endswith("-distinct"):  # running configs that differ by descriptions and addresses too
-            files = decorated(fab, files)
-        write_configs(files, tmp / "faulted")
+        faults: list = []
+        if wanted("drift --configs"):
+            files, faults = faulted_configs(fab)
+            if which.endswith("-distinct"):  # running configs that differ by descriptions and addresses too
+                files = decorated(fab, files)
+            write_configs(files, tmp / "faulted")
+            del files
+        health_expected: set = set()
+        if wanted("health --counters"):
+            t0 = time.perf_counter()
+            size = write_saved_counters(fab, tmp / "counters")
+            health_expected = expected_findings(fab)
+            print(f"saved counters: {size / 1e6:.0f} MB written in {time.perf_counter() - t0:.1f} s")
         ndev, nlinks = len(fab.devices), len(fab.links)
         nitf = sum(len(x.ports) for x in fab.devices.values())
-        del fab, files
+        del fab
         procs = min(8, os.cpu_count() or 1)
         print(f"\n== {which}: {ndev} devices, {nlinks} links, {nitf} interfaces; faults: {faults}")
         if which == "32k" and (ndev, nlinks) != (5696, 51200):
             raise SystemExit(f"the 32k fabric is {ndev} devices, {nlinks} links: not 5,696 and 51,200")
 
         def phase(label: str, argv: list[str], fresh_dir: Path | None = None, n: int = repeat, p: int = 1):
+            if not wanted(label):
+                return
             runs = []
             for _ in range(n):
                 if fresh_dir is not None:
@@ -173,6 +271,9 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
                 "peak_mib": max(r["peak_mib"] for r in runs),
                 "rc": runs[-1]["rc"],
                 "devices": ndev,
+                "pss_mib": max(r["pss_mib"] for r in runs),
+                "parent_mib": max(r["rss_mib"] for r in runs),
+                "worker_mib": max(r["child_rss_mib"] for r in runs),
             }
             out[label] = res
             budget = BUDGETS.get(which, {}).get(label)
@@ -185,6 +286,9 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
                 )
             if mem is not None:
                 verdict += f"; memory < {mem:g} MiB: {'OK' if res['peak_mib'] < mem else 'MISSED'}"
+            if p > 1:  # forked workers share the parent's pages at first: their RSS counts those again
+                verdict += (f" (sampled PSS of the command and its workers {res['pss_mib']:.0f} MiB; RSS: parent "
+                            f"{res['parent_mib']:.0f} MiB + {p} x largest worker {res['worker_mib']:.0f} MiB)")
             print(
                 f"  {label:20s} median {wall:6.2f} s (runs {', '.join(map(str, res['all']))}), CPU {res['cpu']:6.2f} s, "
                 f"peak {res['peak_mib']:6.0f} MiB, {ndev / wall:7.0f} devices/s, exit {res['rc']}{verdict}",
@@ -213,19 +317,39 @@ def bench_fabric(which: str, repeat: int) -> dict[str, dict]:
         ]
         big = which.split("-")[0] in ("16k", "32k", "64k")
         phase("drift --configs", argv, n=1 if big else repeat, p=procs)
-        # no report (the audit failed, e.g. the intent did not validate): nothing found, which is wrong
-        items = drifted_items(json.loads(report.read_text())) if report.is_file() else {}
-        found = set(items)
-        print(
-            f"  drift found {sorted(found)}: {'the 5 injected faults' if found == set(faults) else 'WRONG'}"
-        )
-        ok = found == set(faults)
-        if which == "32k":
-            # correctness: the fields and severities the reference audit (one DeepDiff per device) found
-            same = items == EXPECTED_32K
-            print(f"  drift items at 32k: {'as the reference audit found' if same else f'WRONG: {items}'}")
-            ok &= same
-        out["drift --configs"]["ok"] = ok
+        if wanted("drift --configs"):
+            # no report (the audit failed, e.g. the intent did not validate): nothing found, which is wrong
+            items = drifted_items(json.loads(report.read_text())) if report.is_file() else {}
+            found = set(items)
+            print(
+                f"  drift found {sorted(found)}: {'the 5 injected faults' if found == set(faults) else 'WRONG'}"
+            )
+            ok = found == set(faults)
+            if which == "32k":
+                # correctness: the fields and severities the reference audit (one DeepDiff per device) found
+                same = items == EXPECTED_32K
+                print(f"  drift items at 32k: {'as the reference audit found' if same else f'WRONG: {items}'}")
+                ok &= same
+            out["drift --configs"]["ok"] = ok
+        health = tmp / "health.txt"
+        phase("health --counters", ["health", str(old), "--counters", str(tmp / "counters"), "--output", str(health)],
+              n=1 if big else repeat, p=procs)
+        if wanted("health --counters"):
+            found = health_findings(health.read_text(encoding="utf-8"))
+            ok = found == health_expected
+            print(f"  health found {len(found)} finding(s): "
+                  f"{'the injected faults' if ok else f'WRONG: {sorted(found ^ health_expected)[:6]}'}")
+            # correctness: the command's path (one device at a time, packed, forked workers) against the
+            # reference path on a sample of devices, both reports byte for byte
+            fab = load(old)
+            names = sample_devices(fab, 120)
+            t0 = time.perf_counter()
+            problems = compare_with_reference(fab, tmp / "counters", names, workers=procs)
+            print(f"  health on {len(names)} sampled devices: "
+                  f"{'equal to the reference path' if not problems else 'WRONG: ' + '; '.join(problems)} "
+                  f"({time.perf_counter() - t0:.1f} s)")
+            out["health --counters"]["ok"] = ok and not problems
+            del fab
     return out
 
 
@@ -260,6 +384,7 @@ def main() -> int:
         help="also the fabric of the same size whose devices all differ (bench/fabricgen.py `distinct`)",
     )
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", action="append", choices=list(_PHASES), help="just this phase (repeatable)")
     ap.add_argument(
         "--quick",
         action="store_true",
@@ -281,7 +406,7 @@ def main() -> int:
         fabrics = ("pod", "32k") if args.fabric == "both" else (args.fabric,)
         fabrics += tuple(f"{f}-distinct" for f in fabrics if args.distinct and f == "32k")
     for which in fabrics:
-        res[which] = bench_fabric(which, 1 if args.quick else args.repeat)
+        res[which] = bench_fabric(which, 1 if args.quick else args.repeat, set(args.only) if args.only else None)
     wrong = [
         f"{which} {label}: " + ("exit " + str(r["rc"]) if r["rc"] != EXIT.get(label, 0) else "wrong devices")
         for which, phases in res.items()
@@ -299,6 +424,8 @@ def main() -> int:
         ratio = res["32k"]["validate"]["devices"] / res["pod"]["validate"]["devices"]
         print(f"\ngrowth pod -> 32k ({ratio:.1f}x devices):")
         for label in res["pod"]:
+            if label not in res["32k"]:
+                continue
             t = res["32k"][label]["wall"] / res["pod"][label]["wall"]
             m = res["32k"][label]["peak_mib"] / res["pod"][label]["peak_mib"]
             print(f"  {label:20s} time x{t:5.1f}, peak memory x{m:4.1f} (linear would be x{ratio:.1f})")

@@ -433,7 +433,7 @@ def health(
     chosen: str | list[str] | None = sliced.devices if sliced is not None else device
     try:
         if counters_dir is not None:
-            report = health_offline(fab, counters_dir, device=chosen)
+            report = health_offline(fab, counters_dir, device=chosen, workers=workers)
         else:
             report = health_live(
                 fab,

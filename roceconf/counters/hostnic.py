@@ -7,6 +7,7 @@ A name table maps a vendor counter name to a neutral counter: per priority (``rx
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -111,11 +112,15 @@ def command_port(cmd: str, templates: list[str]) -> tuple[str, str] | None:
     """(template, port-or-rdma) of a per-port command."""
     words = " ".join(cmd.split())
     for t in templates:
-        rx = "^" + re.escape(t).replace(r"\{port\}", r"(\S+)") + "$"
-        m = re.match(rx, words)
+        m = _template_rx(t).match(words)
         if m:
             return t, m.group(1)
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _template_rx(template: str) -> re.Pattern[str]:
+    return re.compile("^" + re.escape(template).replace(r"\{port\}", r"(\S+)") + "$")
 
 
 def answer_port(
@@ -162,14 +167,70 @@ def parse_bundle(
             if body.strip():
                 warnings.append(f"{cmd}: no counters found")
             return
-        prio_t, port_t = tables[template]
-        pats = prio_patterns(prio_t)
-        apply_names(ports.setdefault(port, PortCounters()), values, pats, port_t)
-        unknown.update(
-            n for n in values if n not in port_t and not any(rx.match(n) for rx, _ in pats) and NOTABLE.search(n)
-        )
+        names[template].apply(ports.setdefault(port, PortCounters()), values, unknown)
 
+    names = {t: _names(*tables[t]) for t in tables}
     return read_outputs(outputs, read, log)
+
+
+#: the name tables in use (module constants of the platforms) and what their names mean
+_NAMES: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], _Names]] = {}
+
+
+def _names(prio_t: dict[str, str], port_t: dict[str, str]) -> _Names:
+    got = _NAMES.get((id(prio_t), id(port_t)))
+    if got is not None and got[0] is prio_t and got[1] is port_t:
+        return got[2]
+    names = _Names(prio_t, port_t)
+    if len(_NAMES) < 64:
+        _NAMES[(id(prio_t), id(port_t))] = (prio_t, port_t, names)
+    return names
+
+
+class _Names:
+    """What each vendor counter name of one name table means (:func:`apply_names`), worked out once per name:
+    a driver prints the same few hundred names on every port of every host."""
+
+    __slots__ = ("meaning_of", "pats", "port_t")
+    #: names remembered per table (a bounded memo: past it each name is matched again)
+    LIMIT = 65536
+
+    def __init__(self, prio_t: dict[str, str], port_t: dict[str, str]) -> None:
+        self.pats = prio_patterns(prio_t)
+        self.port_t = port_t
+        self.meaning_of: dict[str, tuple[str, str, int]] = {}
+
+    def meaning(self, name: str) -> tuple[str, str, int]:
+        """("port", counter, 0), ("prio", counter, priority), ("notable", "", 0) (not understood, listed
+        under --debug) or ("", "", 0)."""
+        got = self.meaning_of.get(name)
+        if got is not None:
+            return got
+        if name in self.port_t:
+            got = ("port", self.port_t[name], 0)
+        else:
+            for rx, c in self.pats:
+                m = rx.match(name)
+                if m:
+                    got = ("prio", c, int(m.group(1)))
+                    break
+            else:
+                got = ("notable", "", 0) if NOTABLE.search(name) else ("", "", 0)
+        if len(self.meaning_of) < self.LIMIT:
+            self.meaning_of[name] = got
+        return got
+
+    def apply(self, pc: PortCounters, values: dict[str, int], unknown: set[str]) -> None:
+        """:func:`apply_names` of ``values`` into ``pc``; the names not understood go to ``unknown``."""
+        for name, v in values.items():
+            kind, c, p = self.meaning(name)
+            if kind == "port":
+                if c in PORT_COUNTERS:
+                    pc.port[c] = pc.port.get(c, 0) + v if c in pc.port and c == "rx_discards_phy" else v
+            elif kind == "prio":
+                pc.add_prio(c, p, v)
+            elif kind == "notable":
+                unknown.add(name)
 
 
 def format_ethtool(values: dict[str, int]) -> str:

@@ -199,6 +199,11 @@ class Snapshot:
 
 def to_int(value: Any) -> int | None:
     """A counter value as an int: 1,234 / "1234" / 1234.0 / "N/A" (None). Never raises."""
+    kind = type(value)
+    if kind is int:  # the common cases first (bool is a subclass of int, never a count: its type is not int)
+        return value if value >= 0 else None
+    if kind is str and value.isdigit() and len(value) <= 20:  # what the general path makes of it
+        return int(value)
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

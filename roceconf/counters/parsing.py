@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import logging
 import re
@@ -40,12 +42,16 @@ def jload(text: str) -> Any:
     s = text.strip()
     if not s:
         return None
-    for start in (0, *(m.start() for m in re.finditer(r"^[\[{]", s, re.M))):
+    # the whole answer first; only when it is not JSON, from each line that opens an object or array
+    for start in itertools.chain((0,), (m.start() for m in _JSON_START.finditer(s))):
         try:
-            return json.loads(s[start:])
+            return json.loads(s[start:] if start else s)
         except (ValueError, RecursionError):
             continue
     return None
+
+
+_JSON_START = re.compile(r"^[\[{]", re.M)
 
 
 def base_command(cmd: str, filters: tuple[str, ...] = ("json",)) -> str | None:
@@ -124,28 +130,32 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
     out: list[dict[str, str]] = []
     problems: list[str] = []
     lines = text.replace("\r", "").split("\n")
+    n = len(lines)
+    is_dashes = [("-" in x and _DASHES.fullmatch(x) is not None) for x in lines]
+    # the last line with text: a row after it is the output's final line
+    last_text = next((k for k in range(n - 1, -1, -1) if lines[k].strip()), -1)
 
     def dashes(k: int) -> bool:
-        return 0 <= k < len(lines) and bool(_DASHES.fullmatch(lines[k]))
+        return 0 <= k < n and is_dashes[k]
 
     i = 0
-    while i < len(lines) - 1:
-        if not (dashes(i + 1) and lines[i].strip()):
+    while i < n - 1:
+        if not (is_dashes[i + 1] and lines[i].strip()):
             i += 1
             continue
         spans = [(m.start(), m.end()) for m in re.finditer(r"-+", lines[i + 1])]
-        head = [_cell(lines[i], spans, k) for k in range(len(spans))]
+        cols = _Columns(spans)
+        head = cols.cells(lines[i])
         i += 2
         # a table ends at a blank line, at the header of the next table or at a title line above it (a
         # line two above the next dashes is this table's last row only if it lines up with this header)
-        while i < len(lines) and lines[i].strip() and not dashes(i + 1):
+        while i < n and lines[i].strip() and not dashes(i + 1):
             line = lines[i]
-            final = not any(x.strip() for x in lines[i + 1 :])
-            if dashes(i + 2) and not _aligned(line, spans, align, final):
+            aligned = cols.aligned(line, align, last_text <= i)
+            if dashes(i + 2) and not aligned:
                 break
-            if _aligned(line, spans, align, final):
-                cells = [_cell(line, spans, k) for k in range(len(spans))]
-                out.append(dict(zip(head, cells, strict=True)))
+            if aligned:
+                out.append(dict(zip(head, cols.cells(line), strict=True)))
             else:
                 problems.append(
                     f"line {i + 1} does not line up with its table's header: {line.strip()[:60]!r}"
@@ -154,33 +164,52 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
     return out, problems
 
 
-def _aligned(line: str, spans: list[tuple[int, int]], align: str = "right", final: bool = False) -> bool:
-    """Every cell within its column: the gaps between the header's dashes are blank, no cell is empty, no
-    line runs past the last column, and the last cell is whole (see :func:`tables` for ``align``)."""
-    body = line.rstrip()
-    last = body[spans[-1][0] :].strip() if len(body) > spans[-1][0] else ""
-    if len(body) > spans[-1][1]:
-        return False
-    # a right-aligned number ends where its dashes end: a shorter line is a cut one ("1,2" of "1,234");
-    # a left-aligned table's final line could be cut anywhere unless its padding still reaches the end
-    if align == "right" and len(body) < spans[-1][1] and last[-1:].isdigit():
-        return False
-    if align == "left" and final and len(line) < spans[-1][1]:
-        return False
-    for k in range(len(spans)):
-        if k and body[spans[k - 1][1] : spans[k][0]].strip():
+class _Columns:
+    """The columns of one table, from the spans of its dashed line: where each cell is read and what must
+    be blank between them (computed once per table, used on each of its rows)."""
+
+    __slots__ = ("end", "gaps", "last_start", "ranges", "slices")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.last_start, self.end = spans[-1]
+        # the blanks between two columns' dashes, and each column's reach (from the previous one's end)
+        self.gaps = [(spans[k - 1][1], spans[k][0]) for k in range(1, len(spans))]
+        self.ranges = [(spans[k - 1][1] if k else 0, spans[k][1]) for k in range(len(spans))]
+        # a cell's text: the first from its own dashes, the others from the previous column's end; the last
+        # to the end of the line
+        self.slices = [
+            (spans[0][0] if k == 0 else spans[k - 1][1], None if k == len(spans) - 1 else spans[k][1])
+            for k in range(len(spans))
+        ]
+
+    def cells(self, line: str) -> list[str]:
+        return [line[a:b].strip() for a, b in self.slices]
+
+    def aligned(self, line: str, align: str = "right", final: bool = False) -> bool:
+        """Every cell within its column: the gaps between the header's dashes are blank, no cell is empty, no
+        line runs past the last column, and the last cell is whole (see :func:`tables` for ``align``)."""
+        body = line.rstrip()
+        size = len(body)
+        if size > self.end:
             return False
-        if not body[(spans[k - 1][1] if k else 0) : spans[k][1]].strip():
+        # a right-aligned number ends where its dashes end: a shorter line is a cut one ("1,2" of "1,234");
+        # a left-aligned table's final line could be cut anywhere unless its padding still reaches the end
+        if align == "right" and size < self.end:
+            last = body[self.last_start :].strip() if size > self.last_start else ""
+            if last[-1:].isdigit():
+                return False
+        if align == "left" and final and len(line) < self.end:
             return False
-    return True
+        for a, b in self.gaps:
+            if body[a:b].strip():
+                return False
+        for a, b in self.ranges:
+            if not body[a:b].strip():
+                return False
+        return True
 
 
-def _cell(line: str, spans: list[tuple[int, int]], k: int) -> str:
-    start = spans[k][0] if k == 0 else spans[k - 1][1]
-    end = spans[k][1] if k == len(spans) - 1 else spans[k][1]
-    if k == len(spans) - 1:
-        end = len(line)
-    return line[start:end].strip()
+_COUNTER_NAME = re.compile(r"[\w.\-\[\]]+")
 
 
 def key_values(text: str, sep: str = ":") -> dict[str, int]:
@@ -192,7 +221,7 @@ def key_values(text: str, sep: str = ":") -> dict[str, int]:
         k, _, v = line.rpartition(sep)
         k = k.strip()
         n = to_int(v)
-        if k and n is not None and re.fullmatch(r"[\w.\-\[\]]+", k):
+        if k and n is not None and _COUNTER_NAME.fullmatch(k):
             out[k] = n
     return out
 
@@ -208,7 +237,16 @@ def grep_files(text: str) -> dict[str, int]:
     return out
 
 
+_PRIORITY = re.compile(r"\s*(?:pfc|uc|pg|tc|q|queue|prio|priority|cos)?[-_ ]?(\d)\s*", re.I)
+
+
 def priority_of(name: str) -> int | None:
     """The priority in a queue / priority / PG label: 3, "3", "PFC3", "UC3", "PG3", "queue-3", "TC3"."""
-    m = re.fullmatch(r"\s*(?:pfc|uc|pg|tc|q|queue|prio|priority|cos)?[-_ ]?(\d)\s*", str(name), re.I)
+    return _label_priority(str(name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _label_priority(label: str) -> int | None:
+    # a device repeats a handful of labels on every port: each is matched once
+    m = _PRIORITY.fullmatch(label)
     return int(m.group(1)) if m else None

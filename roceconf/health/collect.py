@@ -7,11 +7,14 @@ taken, so an offline run parses exactly what the live run parsed and finds the s
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import gc
 import json
+import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,7 @@ from roceconf import jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
-from roceconf.health.evaluate import HealthReport, evaluate
+from roceconf.health.evaluate import DeviceHealth, HealthReport, device_result, evaluate, evaluate_each
 from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
@@ -39,8 +42,13 @@ def snapshot(
     commands that name it (per-port commands: NVUE, hosts), so a long read does not skew its rates."""
     ports, warnings = platforms.counters(dev.platform).parse(outputs)
     snap = Snapshot(dev.name, dev.platform, taken_at, ports, list(warnings))
+    # word of a command -> the times of the commands that have it, in the order of ``times``
+    by_word: dict[str, list[float]] = {}
+    for cmd, t in (times or {}).items():
+        for word in dict.fromkeys(cmd.split()):
+            by_word.setdefault(word, []).append(t)
     for name in ports:
-        ts = [t for cmd, t in (times or {}).items() if name in cmd.split()]
+        ts = by_word.get(name)
         if ts:
             snap.port_times[name] = sum(ts) / len(ts)
     return snap
@@ -224,22 +232,60 @@ def load_saved(path: Path, dev: DeviceSpec) -> list[Snapshot]:
 
 
 def health_offline(
-    fab: Fabric, directory: str | Path, *, device: str | list[str] | None = None
+    fab: Fabric, directory: str | Path, *, device: str | list[str] | None = None, workers: int = 1
 ) -> HealthReport:
+    """Evaluate the counters saved in ``directory``, one device at a time (read, parse, evaluate, keep the
+    result); with ``workers`` > 1 on that many forked processes (at most one per CPU) once there are enough
+    devices. The report is the same either way."""
     d = Path(directory)
     if not d.is_dir():
         raise CollectError(f"{directory}: not a directory", retry=False)
-    snaps: dict[str, list[Snapshot]] = {}
-    errors: dict[str, str] = {}
-    meta: dict[str, dict[str, Any]] = {}
-    for n in _names(fab, device):
-        p = d / (n + SAVED_SUFFIX)
-        meta[n] = {"source": str(p), "attempts": 1}
+    names = _names(fab, device)
+    meta: dict[str, dict[str, Any]] = {n: {"source": str(d / (n + SAVED_SUFFIX)), "attempts": 1} for n in names}
+
+    def one(n: str) -> DeviceHealth:
         try:
-            snaps[n] = load_saved(p, fab.devices[n])
+            got: list[Snapshot] | str = load_saved(d / (n + SAVED_SUFFIX), fab.devices[n])
         except CollectError as e:
-            errors[n] = str(e)
-    return evaluate(fab, snaps, errors, source=f"counters {directory}", meta=meta)
+            got = str(e)
+        return device_result(fab.devices[n], got)
+
+    procs = min(workers, os.cpu_count() or 1, len(names) // _MIN_CHUNK)
+    if procs > 1 and "fork" in multiprocessing.get_all_start_methods():
+        results: Iterable[DeviceHealth] = _forked(names, one, procs)
+    else:
+        results = map(one, names)
+    return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
+
+
+#: devices per task of the process pool (a chunk's results travel back together)
+_MIN_CHUNK = 16
+#: the function of the forked workers (inherited from the parent at fork time, never pickled)
+_WORKER_ONE: Callable[[str], DeviceHealth] | None = None
+
+
+def _worker_chunk(names: list[str]) -> list[DeviceHealth]:
+    assert _WORKER_ONE is not None
+    return [_WORKER_ONE(n) for n in names]
+
+
+def _forked(names: list[str], one: Callable[[str], DeviceHealth], procs: int) -> Iterator[DeviceHealth]:
+    """``one`` of every name on ``procs`` forked processes, in the order of ``names`` (parsing is CPU-bound:
+    threads would queue on the GIL). The workers inherit the loaded intent; names and results are pickled."""
+    global _WORKER_ONE
+    size = max(_MIN_CHUNK, min(128, len(names) // (procs * 8) or 1))
+    chunks = [names[i : i + size] for i in range(0, len(names), size)]
+    _WORKER_ONE = one
+    gc.collect()
+    gc.freeze()  # the inherited heap is never walked by the workers' GC, so its pages stay shared
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with cf.ProcessPoolExecutor(max_workers=procs, mp_context=ctx) as pool:
+            for chunk in pool.map(_worker_chunk, chunks):
+                yield from chunk
+    finally:
+        gc.unfreeze()
+        _WORKER_ONE = None
 
 
 def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:

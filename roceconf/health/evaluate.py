@@ -8,12 +8,14 @@ every interval) that every report format - and an HTML report - is drawn from.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import roceconf.health.rules as R
 from roceconf.counters.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
+from roceconf.health import packed
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import fields_of
@@ -142,18 +144,88 @@ class Interval:
         }
 
 
-@dataclass
 class PortHealth:
-    port: str
-    partner: str | None = None
-    intervals: list[Interval] = field(default_factory=list)
-    last: PortCounters | None = None
-    findings: list[Finding] = field(default_factory=list)
+    """One port's result: its rates per interval, its last sample and its findings.
+
+    Once its device is evaluated the rates and the last sample are packed (:meth:`pack`, roceconf.health.packed:
+    arrays instead of dicts, a fabric's worth of ports fits in memory); ``intervals`` and ``last`` then give
+    new objects with the same values at each access (change them by assigning, not in place)."""
+
+    __slots__ = ("_intervals", "_last", "_packed", "findings", "partner", "port")
+
+    def __init__(
+        self,
+        port: str,
+        partner: str | None = None,
+        intervals: list[Interval] | None = None,
+        last: PortCounters | None = None,
+        findings: list[Finding] | None = None,
+    ) -> None:
+        self.port = port
+        self.partner = partner
+        self._intervals: Any = [] if intervals is None else intervals
+        self._last: Any = last
+        self._packed = False
+        self.findings: list[Finding] = [] if findings is None else findings
+
+    @property
+    def intervals(self) -> list[Interval]:
+        if self._packed:
+            return [Interval(*packed.unpack_interval(t)) for t in self._intervals]
+        return self._intervals  # type: ignore[no-any-return]
+
+    @intervals.setter
+    def intervals(self, value: list[Interval]) -> None:
+        self._unpack()
+        self._intervals = value
+
+    @property
+    def last(self) -> PortCounters | None:
+        if self._packed and self._last is not None:
+            return packed.unpack_counters(self._last)
+        return self._last  # type: ignore[no-any-return]
+
+    @last.setter
+    def last(self, value: PortCounters | None) -> None:
+        self._unpack()
+        self._last = value
+
+    @property
+    def has_rates(self) -> bool:
+        """Whether any interval gave rates (``bool(intervals)`` without unpacking them)."""
+        return bool(self._intervals)
+
+    def pack(self) -> None:
+        """Keep the rates and the last sample packed (the same values, a fraction of the memory)."""
+        if not self._packed:
+            ivs = [packed.pack_interval(iv.start, iv.seconds, iv.prio, iv.port, iv.reset) for iv in self._intervals]
+            self._intervals = tuple(ivs)
+            self._last = None if self._last is None else packed.pack_counters(self._last)
+            self._packed = True
+
+    def _unpack(self) -> None:
+        if self._packed:
+            self._intervals, self._last = self.intervals, self.last
+            self._packed = False
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PortHealth):
+            return NotImplemented
+        return (self.port, self.partner, self.intervals, self.last, self.findings) == (
+            other.port, other.partner, other.intervals, other.last, other.findings)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"PortHealth(port={self.port!r}, partner={self.partner!r}, intervals={self.intervals!r}, "
+                f"last={self.last!r}, findings={self.findings!r})")
 
     def mean(self, counter: str, priority: int | None = None) -> float | None:
         """Mean rate over the intervals that have one (None: never read or always reset)."""
+        if self._packed:
+            return packed.mean(self._intervals, counter, priority)
         total, secs = 0.0, 0.0
-        for iv in self.intervals:
+        for iv in self._intervals:
             v = iv.port.get(counter) if priority is None else iv.prio.get(counter, {}).get(priority)
             if v is not None:
                 total += v * iv.seconds
@@ -167,14 +239,15 @@ class PortHealth:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        last = self.last
         return {
             "port": self.port,
             "partner": self.partner,
             "intervals": [iv.to_dict() for iv in self.intervals],
-            "watchdog_shut": (self.last.wd_shut if self.last else None),
+            "watchdog_shut": (last.wd_shut if last else None),
             "gauges": (
-                {c: {str(p): v for p, v in d.items()} for c, d in self.last.gauges.items()}
-                if self.last
+                {c: {str(p): v for p, v in d.items()} for c, d in last.gauges.items()}
+                if last
                 else {}
             ),
             "findings": [f.to_dict() for f in self.findings],
@@ -500,17 +573,25 @@ def _partners(fab: Fabric) -> dict[tuple[str, str], tuple[str, str]]:
     return out
 
 
-def _correlate(fab: Fabric, results: dict[str, DeviceHealth], th: R.Thresholds) -> None:
-    for (dev, port), (pdev, pport) in _partners(fab).items():
+def _correlate(
+    fab: Fabric,
+    results: dict[str, DeviceHealth],
+    th: R.Thresholds,
+    partners: dict[tuple[str, str], tuple[str, str]] | None = None,
+) -> None:
+    for (dev, port), (pdev, pport) in (_partners(fab) if partners is None else partners).items():
         a, b = results.get(dev), results.get(pdev)
         if a is None or b is None or a.status == "unknown" or b.status == "unknown":
             continue
         pa, pb = a.ports.get(port), b.ports.get(pport)
-        if pa is None or pb is None or not pa.intervals or not pb.intervals:
+        if pa is None or pb is None or not pa.has_rates or not pb.has_rates:
             continue
         for p in range(8):
-            sent, seen = pa.mean("pfc_tx", p), pb.mean("pfc_rx", p)
-            if sent is None or seen is None or sent < th.partner_min_rate:
+            sent = pa.mean("pfc_tx", p)
+            if sent is None or sent < th.partner_min_rate:
+                continue
+            seen = pb.mean("pfc_rx", p)
+            if seen is None:
                 continue
             if seen < th.partner_share * sent:
                 spec = fab.devices[dev]
@@ -590,13 +671,38 @@ def evaluate(
 ) -> HealthReport:
     """Evaluate every device named in ``snapshots`` or ``errors`` (errors: device -> reason it is unknown)."""
     errors = errors or {}
+    names = sorted(set(snapshots) | set(errors), key=natural_key)
+    got = ((n, errors[n] if n in errors else snapshots[n]) for n in names)
+    return evaluate_each(fab, got, source=source, thresholds=thresholds, meta=meta)
+
+
+def device_result(dev: DeviceSpec, got: list[Snapshot] | str, thresholds: R.Thresholds = R.DEFAULT) -> DeviceHealth:
+    """One device's result before the correlation across links: unknown with the reason (``got`` a string), or
+    its snapshots evaluated, its ports packed (the snapshots are no longer needed)."""
+    if isinstance(got, str):
+        return DeviceHealth(dev.name, dev.platform, "unknown", reason=got)
+    res = evaluate_device(dev, got, thresholds)
+    for ph in res.ports.values():
+        ph.pack()
+    return res
+
+
+def evaluate_each(
+    fab: Fabric,
+    devices: Iterable[tuple[str, list[Snapshot] | str | DeviceHealth]],
+    *,
+    source: str = "",
+    thresholds: R.Thresholds = R.DEFAULT,
+    meta: dict[str, dict[str, Any]] | None = None,
+) -> HealthReport:
+    """:func:`evaluate` over ``(device, snapshots or the reason it is unknown)`` pairs, in report order, one at
+    a time: a device's snapshots are dropped once it is evaluated (only its rates and findings are kept), so
+    reading the devices one by one as they come keeps one device's snapshots in memory, not the fabric's. A
+    pair may carry the device's :func:`device_result` instead (evaluated elsewhere, e.g. in a worker)."""
     results: dict[str, DeviceHealth] = {}
-    for name in sorted(set(snapshots) | set(errors), key=natural_key):
-        dev = fab.devices[name]
-        if name in errors:
-            results[name] = DeviceHealth(name, dev.platform, "unknown", reason=errors[name])
-        else:
-            results[name] = evaluate_device(dev, snapshots[name], thresholds)
+    for name, got in devices:
+        results[name] = got if isinstance(got, DeviceHealth) else device_result(fab.devices[name], got, thresholds)
+        del got
         for k, v in (meta or {}).get(name, {}).items():
             setattr(results[name], k, v)
     partners = _partners(fab)
@@ -604,7 +710,7 @@ def evaluate(
         for ph in d.ports.values():
             pd = partners.get((d.device, ph.port))
             ph.partner = f"{pd[0]}:{pd[1]}" if pd else None
-    _correlate(fab, results, thresholds)
+    _correlate(fab, results, thresholds, partners)
     for d in results.values():
         if d.status != "unknown":
             d.status = "findings" if d.findings else "healthy"
@@ -625,6 +731,8 @@ __all__ = [
     "PortHealth",
     "evaluate",
     "evaluate_device",
+    "evaluate_each",
+    "device_result",
     "group",
     "intervals",
     "PORT_COUNTERS",

@@ -113,8 +113,12 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 if text.strip() and cmd != PFCWD and not problems:  # pfcwd lists a queue only after a storm
                     warnings.append(f"{cmd}: no table found")
                 continue
+            known = _KNOWN[cmd]
+            head: Any = None
             for r in rws:
-                unknown.update(f"{cmd}: {c}" for c in r if c not in _KNOWN[cmd])
+                if r.keys() != head:  # the rows of one table share its header: its names are looked at once
+                    head = r.keys()
+                    unknown.update(f"{cmd}: {c}" for c in r if c not in known)
                 if cmd == PFC:
                     name = r.get("Port Rx") or r.get("Port Tx") or ""
                     counter = "pfc_rx" if "Port Rx" in r else "pfc_tx"
@@ -137,10 +141,28 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     continue
                 if not _PORT.fullmatch(name):
                     continue
+                # put() inlined for the rows' many values (the same checks, in the same order)
+                pc = None
+                into = "gauges" if cmd == WATERMARK else "prio"
+                bp = BACKPLANE.fullmatch(name) is not None
                 for col, val in cols:
                     p, v = priority_of(col), to_int(val)
-                    if p is not None and v is not None:
-                        put(name, "gauge" if cmd == WATERMARK else "prio", counter, p, v)
+                    if p is None or v is None or p > 7:
+                        continue
+                    if bp:
+                        backplane.add(name)
+                        break
+                    k = (name, counter, p)
+                    old = seen.get(k)
+                    if old is not None and old != v:
+                        conflicts.add(name)
+                    seen[k] = v
+                    if pc is None:
+                        pc = ports.get(name)
+                        if pc is None:
+                            pc = ports[name] = PortCounters()
+                    # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
+                    getattr(pc, into).setdefault(counter, {})[p] = v
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
     for name in sorted(conflicts):
