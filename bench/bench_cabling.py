@@ -99,7 +99,7 @@ def main() -> int:
 
 def link_samples(fab):  # noqa: ANN001, ANN201 - bench helper
     """Two samples of every intent port's link counters, 10 s apart: 1 GB/s each way, no errors, one carrier
-    transition; the first switch-to-switch link end counts 5 FCS errors per second. Returns (samples, that end)."""
+    transition, the intent's speed; the first switch-to-switch link end counts 5 FCS errors per second. Returns (samples, that end)."""
     from roceconf.counters.model import PortCounters, Snapshot
 
     hot = next((x.a.device, x.a.port) for x in fab.links
@@ -109,10 +109,11 @@ def link_samples(fab):  # noqa: ANN001, ANN201 - bench helper
         pair = []
         for t in (0.0, 10.0):
             ports = {}
-            for p in dev.ports:
+            for p, sp in dev.ports.items():
                 crc = 50 if (n, p) == hot and t else 0
                 ports[p] = PortCounters(link={"fcs_errors": crc, "fec_uncorrectable": 0, "carrier_transitions": 1,
-                                              "rx_octets": int(1e9 * t), "tx_octets": int(1e9 * t)})
+                                              "rx_octets": int(1e9 * t), "tx_octets": int(1e9 * t),
+                                              "speed_bps": sp.speed_gbps * 10**9})
             pair.append(Snapshot(n, dev.platform, t, ports))
         out[n] = pair
     return out, hot

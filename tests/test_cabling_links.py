@@ -49,6 +49,7 @@ def save_counters(fab: Fabric, d: Path, scenarios: dict[str, list[Scenario]] | N
         prof = {p: PortProfile([3], [3]) for p in dev.ports}
         engine = LabCounters(is_host=dev.is_host, t0=times[0] - 100)
         engine.set_scenarios((scenarios or {}).get(n, []))
+        engine.speeds = {p: sp.speed_gbps * 10**9 for p, sp in dev.ports.items()}  # every port at the intent's
         cmds = list(spec.link_commands(rdma)) if spec.link_commands else []
         if health or not cmds:
             cmds = [*spec.commands(rdma), *(c for c in cmds if c not in spec.commands(rdma))]
@@ -82,8 +83,9 @@ def end(report, device: str, port: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
-BLIND = {"eos": {"fec"}, "nxos": {"fec", "flaps"}, "junos": {"fec"}, "sonic": {"fcs", "flaps", "ecmp"},
-         "nvue": {"fcs", "fec", "flaps", "ecmp"}, "connectx": {"fec"}, "bnxt": {"fec"}, "linux-dcb": {"fec"}}
+BLIND = {"eos": {"fec"}, "nxos": {"fec", "flaps"}, "junos": {"fec"}, "sonic": {"fcs", "flaps", "speed", "ecmp"},
+         "nvue": {"fcs", "fec", "flaps", "speed", "ecmp"}, "connectx": {"fec", "speed"}, "bnxt": {"fec", "speed"},
+         "linux-dcb": {"fec", "speed"}}
 
 
 def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observe_is_na(
@@ -91,13 +93,13 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     report = run(fab, tmp_path)
     assert report.findings == []
     # per platform: what its answers carry is judged ok, a check it never reads is n/a (never ok, never unknown)
-    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok"}  # EOS
-    assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a"}  # NX-OS
-    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok"}  # Junos
-    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a"}  # SONiC
-    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a"}  # NVUE
+    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # EOS
+    assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}  # NX-OS
+    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # Junos
+    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "n/a"}  # SONiC
+    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a"}  # NVUE
     for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
-        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok"}
+        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a"}
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
     # an end with no observable check is n/a; its link is judged on the other end
@@ -125,7 +127,7 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
     parses to exactly ``link_reads`` (and the checks each platform cannot observe are BLIND's)."""
     from roceconf.cabling.linkhealth import CHECKS, ECMP_COUNTER
 
-    full = PortCounters(link={c: 7 for c in LINK_COUNTERS})
+    full = PortCounters(link={**{c: 7 for c in LINK_COUNTERS}, "speed_bps": 400 * 10**9})
     seen = set()
     for dev in fab.devices.values():
         if dev.platform in seen:
@@ -146,16 +148,19 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
     assert seen == set(BLIND)
 
 
-@pytest.mark.parametrize("fixture", ["eos/counters/real/napalm-show-interfaces", "nxos/counters/real/"
-                                     "napalm-n3548-show-interface", "junos/counters/real/pyez-srx-extensive",
-                                     "sonic/counters/real/fec-stats"])
-def test_link_reads_matches_the_real_recordings(fixture: str) -> None:
-    """The link counters each platform declares are the ones its real recorded answer parses to (the expected
-    parse, which tests/test_health_real_counters.py holds to the parser's)."""
-    expected = yaml.safe_load((Path(__file__).parent / "fixtures" / (fixture + ".expected.yaml")).read_text())
-    expected = expected.get("ports", expected) if "warnings" in expected else expected
-    got = {c for port in expected.values() for c in (port.get("link") or {})}
-    assert got == platforms.counters(fixture.split("/")[0]).link_reads
+@pytest.mark.parametrize("fixtures", [
+    ["eos/counters/real/napalm-show-interfaces", "eos/counters/real/napalm-get-interfaces"],  # speed: the 2nd
+    ["nxos/counters/real/napalm-n3548-show-interface"], ["junos/counters/real/pyez-srx-extensive"],
+    ["sonic/counters/real/fec-stats"]], ids=["eos", "nxos", "junos", "sonic"])
+def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
+    """The link counters each platform declares are the ones its real recorded answers parse to (the expected
+    parses, which tests/test_health_real_counters.py holds to the parser's)."""
+    got = set()
+    for fixture in fixtures:
+        expected = yaml.safe_load((Path(__file__).parent / "fixtures" / (fixture + ".expected.yaml")).read_text())
+        expected = expected.get("ports", expected) if "warnings" in expected else expected
+        got |= {c for port in expected.values() for c in (port.get("link") or {})}
+    assert got == platforms.counters(fixtures[0].split("/")[0]).link_reads
 
 
 def test_a_counter_spec_that_declares_no_counter_or_half_is_refused() -> None:
@@ -174,11 +179,14 @@ SHOWN = {
             "RC510"),
     "flap": (["leaf4:Ethernet50", "spine2:et-0/0/2", "gpu2:eth1", "gpu3:eth0", "gpu4:eth0"], "RC512"),
     "fec": (["leaf3:Ethernet248"], "RC511"),
+    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos
+    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1"], "RC513"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
 NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
-             "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"]}
-CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec"}
+             "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
+             "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"]}  # NVUE, SONiC, a host: speed n/a
+CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed"}
 
 
 @pytest.mark.parametrize("name", sorted(SHOWN))
@@ -243,7 +251,8 @@ def _snaps(values: list[dict[str, int]], device: str = "leaf1", port: str = "Eth
     return out
 
 
-ALL_READ = {"fcs_errors": 5, "fec_uncorrectable": 1, "carrier_transitions": 3, "tx_octets": 0, "rx_octets": 0}
+ALL_READ = {"fcs_errors": 5, "fec_uncorrectable": 1, "carrier_transitions": 3, "tx_octets": 0, "rx_octets": 0,
+            "speed_bps": 400 * 10**9}  # the lab intent's ports are 400G
 
 
 def test_a_link_whose_observable_checks_are_clean_on_both_ends_is_ok(fab: Fabric) -> None:
@@ -254,7 +263,7 @@ def test_a_link_whose_observable_checks_are_clean_on_both_ends_is_ok(fab: Fabric
     # the samples carry FEC (and flaps on NX-OS) but the platforms declare no reader for them: the declaration
     # decides, a stray value is not judged
     assert {k: c.status for k, c in lh.ends[("spine1", "Ethernet1/1")].checks.items()} == {
-        "fcs": "ok", "fec": "n/a", "flaps": "n/a"}
+        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}
     assert lh.findings == []
 
 
@@ -270,6 +279,12 @@ SONIC = {"device": "leaf3", "port": "Ethernet248"}  # the lab's SONiC leaf: FEC 
      "not read in two consecutive samples"),  # read once only
     (ALL_READ, (10.0, 10.0), {}, "fcs", "unknown", "not read in two consecutive samples with valid times"),
     ({**ALL_READ, "fec_uncorrectable": 2}, (0.0, 10.0), {}, "fec", "n/a", "not observable on eos"),  # EOS: no FEC
+    # speed: the value read (the last sample's), against the intent's 400G
+    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), {}, "speed", "finding",
+     "runs at 100 Gb/s, the intent says 400 Gb/s"),
+    ({k: v for k, v in ALL_READ.items() if k != "speed_bps"}, (0.0, 10.0), {}, "speed", "ok", None),  # 1st sample's
+    (ALL_READ, (10.0, 10.0), {}, "speed", "ok", None),  # a gauge: no rate, so no valid interval is needed
+    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), SONIC, "speed", "n/a", "not observable on sonic"),
 ])
 def test_each_check_from_two_samples(fab: Fabric, second: dict, times: tuple[float, float], where: dict[str, str],
                                      check: str, status: str, why: str | None) -> None:
@@ -458,3 +473,74 @@ def test_prometheus_exposition_parses_and_never_samples_what_was_not_judged(fab:
     ratio = {s.labels["device"]: s.value for s in fams["roceconf_cabling_ecmp_max_over_mean"].samples}
     assert set(ratio) == {"leaf1", "leaf4"} and round(ratio["leaf1"], 3) == 1.6  # leaf2/leaf3 n/a: no sample
     assert {s.labels["device"] for s in fams["roceconf_cabling_ecmp_status"].samples} == {"leaf1", "leaf4"}
+
+
+def test_speed_is_unknown_where_read_but_missing_and_compared_with_the_far_end_as_read(fab: Fabric) -> None:
+    """RC513: an end whose answers hold no speed (a port down, EOS's bandwidth 0) is unknown, never ok; both
+    ends at the intent's speed are ok; the finding names the speed read, the intent's and the far end's."""
+    no_speed = {k: v for k, v in ALL_READ.items() if k != "speed_bps"}
+    lh = judge(fab, {"leaf1": _snaps([no_speed, no_speed])}, {})
+    c = lh.ends[("leaf1", "Ethernet49")].checks["speed"]
+    assert c.status == "unknown" and c.reason.startswith("speed_bps missing from eos's answers for this port")
+    slow = {**ALL_READ, "speed_bps": 200 * 10**9}
+    lh = judge(fab, {"leaf1": _snaps([slow, slow]), "spine1": _snaps([ALL_READ, ALL_READ], "spine1", "Ethernet1/1")},
+               {})
+    assert lh.ends[("spine1", "Ethernet1/1")].checks["speed"].status == "ok"
+    assert [(f.rule.id, f.device, f.port, f.message, f.observed) for f in lh.findings] == [
+        ("RC513", "leaf1", "Ethernet49", "Ethernet49 (to spine1:Ethernet1/1): runs at 200 Gb/s, the intent says "
+         "400 Gb/s (the far end runs at 400 Gb/s)", "200 Gb/s")]
+    assert lh.ends[("leaf1", "Ethernet49")].checks["speed"].to_dict()["value"] == 200 * 10**9
+
+
+def test_speed_against_the_far_end_where_the_intent_gives_the_ends_different_speeds(tmp_path: Path) -> None:
+    intent = tmp_path / "intent.yml"
+    intent.write_text(LAB_INTENT.read_text().replace("{name: Ethernet1/1-4, speed: 400G,",
+                                                     "{name: Ethernet1/1-4, speed: 200G,"))
+    odd = load_valid(intent)  # spine1's ports at 200G, leaf1:Ethernet49's at 400G
+    at400 = _snaps([ALL_READ, ALL_READ])
+    lh = judge(odd, {"leaf1": at400, "spine1": _snaps([ALL_READ, ALL_READ], "spine1", "Ethernet1/1")}, {})
+    assert {k: lh.ends[k].checks["speed"].status for k in (("leaf1", "Ethernet49"), ("spine1", "Ethernet1/1"))} == {
+        ("leaf1", "Ethernet49"): "ok", ("spine1", "Ethernet1/1"): "ok"}  # the ends agree with each other
+    lh = judge(odd, {"leaf1": at400}, {})  # the far end not read: nothing to compare with
+    c = lh.ends[("leaf1", "Ethernet49")].checks["speed"]
+    assert c.status == "unknown" and "different speeds" in (c.reason or "")
+
+
+def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab: Fabric, tmp_path: Path) -> None:
+    """RC513 on spine2:et-0/0/1 (Junos, at half the intent's 400G): the finding and the check in text,
+    Markdown, JSON, JUnit, Prometheus and HTML, as an FCS finding is; where speed is not read, RC519 says so."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from roceconf.reports import html
+
+    report = run(fab, tmp_path, {"spine2": [Scenario("speed-mismatch", "et-0/0/1")]})
+    assert keyed(report) == [("RC513", "spine2", "et-0/0/1")]
+    msg = "et-0/0/1 (to leaf2:swp32): runs at 200 Gb/s, the intent says 400 Gb/s"
+    assert report.findings[0].message == msg and report.findings[0].severity == "error"
+    text = format_report(report, "text")
+    assert f"spine2:et-0/0/1: error[RC513]: {msg}" in text
+    assert ("link leaf2:swp32 - spine2:et-0/0/1: fail: link health fail: spine2:et-0/0/1 speed finding (runs at "
+            "200 Gb/s, the intent says 400 Gb/s)") in text
+    assert "nvue: info[RC519]: speed is not observable on nvue: no sourced counter (speed_bps is not read)" in text
+    md = format_report(report, "markdown")
+    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md and "RC513" in md
+    assert "| sonic | speed | speed_bps |" in md
+    data = json.loads(format_report(report, "json"))
+    chk = next(e for e in data["link_health"] if (e["device"], e["port"]) == ("spine2", "et-0/0/1"))["checks"]
+    assert chk["speed"] == {"status": "finding", "value": 200 * 10**9,
+                            "reason": "runs at 200 Gb/s, the intent says 400 Gb/s"}
+    root = etree.fromstring(format_report(report, "junit").encode())
+    assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC513')]/failure")
+    skipped = root.xpath("//testsuite[@name='gpu1']/testcase[starts-with(@name,'RC513')]/skipped")
+    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on connectx")
+    assert root.xpath("//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]") and not root.xpath(
+        "//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]/*")  # judged ok: a pass
+    fams = {f.name: f for f in text_string_to_metric_families(format_report(report, "prometheus"))}
+    checks = {(s.labels["device"], s.labels["port"], s.labels["check"]): s.labels["status"]
+              for s in fams["roceconf_cabling_link_check"].samples if s.value == 1.0}
+    assert checks[("spine2", "et-0/0/1", "speed")] == "finding" and checks[("leaf1", "Ethernet49", "speed")] == "ok"
+    assert ("gpu1", "eth0", "speed") not in checks  # n/a: no sample
+    assert ("connectx", "speed") in {(s.labels["platform"], s.labels["check"])
+                                     for s in fams["roceconf_cabling_not_observable"].samples}
+    page = html.render(html.cabling_map(report, fab))
+    assert "RC513" in page and "200 Gb/s" in page

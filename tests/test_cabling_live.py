@@ -30,8 +30,9 @@ __all__ = ["creds", "fab", "lab"]  # the lab fixtures of the health tests (the r
 
 @pytest.fixture(scope="module")
 def cabled(lab: tuple[Lab, Path], fab: Fabric) -> tuple[Lab, Path]:
-    """The health tests' lab with the intent's links laid as cables."""
-    lab[0].set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links])
+    """The health tests' lab with the intent's links laid as cables, each port running at the intent's speed."""
+    speeds = {(e.device, e.port): fab.devices[e.device].ports[e.port].speed_gbps for x in fab.links for e in (x.a, x.b)}
+    lab[0].set_links([(x.a.device, x.a.port, x.b.device, x.b.port) for x in fab.links], speeds)
     return lab
 
 
@@ -133,14 +134,19 @@ LINK_SCENARIOS = {
     "flap@gpu4:eth0": ("RC512", "gpu4", "eth0"),  # linux-dcb
     "fec@leaf3:Ethernet248": ("RC511", "leaf3", "Ethernet248"),  # SONiC
     "ecmp-imbalance@leaf1:Ethernet50": ("RC520", "leaf1", "Ethernet50"),  # EOS
+    "speed-mismatch@leaf1:Ethernet1": ("RC513", "leaf1", "Ethernet1"),  # EOS (its far end, a host: speed n/a)
+    "speed-mismatch@spine1:Ethernet1/2": ("RC513", "spine1", "Ethernet1/2"),  # NX-OS
+    "speed-mismatch@spine2:et-0/0/3": ("RC513", "spine2", "et-0/0/3"),  # Junos (its far end, EOS, runs at the intent's)
 }
 
 
 #: (platform, check) not observable there (no sourced counter: CounterSpec.link_reads), RC519 once each; ECMP
 #: only where the lab has a group (the leaves)
 NOT_OBSERVABLE = sorted([("eos", "fec"), ("nxos", "fec"), ("nxos", "flaps"), ("junos", "fec"), ("sonic", "fcs"),
-                         ("sonic", "flaps"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"), ("nvue", "flaps"),
-                         ("nvue", "ecmp"), ("connectx", "fec"), ("bnxt", "fec"), ("linux-dcb", "fec")])
+                         ("sonic", "flaps"), ("sonic", "speed"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"),
+                         ("nvue", "flaps"), ("nvue", "speed"), ("nvue", "ecmp"), ("connectx", "fec"),
+                         ("connectx", "speed"), ("bnxt", "fec"), ("bnxt", "speed"), ("linux-dcb", "fec"),
+                         ("linux-dcb", "speed")])
 
 
 @SHARED_LAB
@@ -223,6 +229,8 @@ def test_bad_cabling_scenarios_are_refused(cabled: tuple[Lab, Path]) -> None:
         with pytest.raises(ValueError, match=said):
             lab_.set_scenarios([bad])
     lab_.set_scenarios([])
+    with pytest.raises(ValueError, match="speed of nope:eth0: no device 'nope' in the lab"):
+        lab_.set_links([("leaf1", "Ethernet1", "gpu1", "eth0")], {("nope", "eth0"): 400})
 
 
 def test_the_lab_process_lays_the_cabling_table_and_cabling_reads_it(fab: Fabric, tmp_path: Path) -> None:
@@ -242,8 +250,8 @@ def test_the_lab_process_lays_the_cabling_table_and_cabling_reads_it(fab: Fabric
                              capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and f"{bad}:1: expected a_device" in refused.stderr, refused.stderr
     inv = tmp_path / "inventory.yml"
-    proc = subprocess.Popen([*base, "--inventory-out", str(inv), "--cabling", str(csv), "--scenario",
-                             "crossed-rail@gpu4"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*base, "--inventory-out", str(inv), "--cabling", str(csv), "--link-speed", "400",
+                             "--scenario", "crossed-rail@gpu4"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while not inv.exists():

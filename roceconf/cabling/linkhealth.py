@@ -1,8 +1,10 @@
-"""Link health (RC510-RC512) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
+"""Link health (RC510-RC513) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
 
-Each end of every intent link is judged on three checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
+Each end of every intent link is judged on four checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
 the reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps``
-(carrier transitions, RC512). A check is judged on the rates between consecutive samples of that port.
+(carrier transitions, RC512), judged on the rates between consecutive samples of that port, and ``speed``
+(RC513): the operational speed read (the last sample holding it) against the intent's port speed, or against
+the far end's speed read where the intent gives the two ends different speeds.
 
 A check whose counter the platform never reads (``CounterSpec.link_reads``: no sourced counter) is ``n/a``:
 not observable there, said once per platform and check (RC519, :func:`not_observable`), and left out of the
@@ -26,7 +28,16 @@ from functools import cache
 from typing import Any
 
 from roceconf import platforms
-from roceconf.cabling.rules import DEFAULT, R_ECMP, R_FCS, R_FEC, R_FLAP, R_NOT_OBSERVABLE, LinkThresholds
+from roceconf.cabling.rules import (
+    DEFAULT,
+    R_ECMP,
+    R_FCS,
+    R_FEC,
+    R_FLAP,
+    R_NOT_OBSERVABLE,
+    R_SPEED,
+    LinkThresholds,
+)
 from roceconf.counters.model import Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
@@ -37,7 +48,10 @@ CHECKS: dict[str, tuple[str, Rule]] = {
     "fcs": ("fcs_errors", R_FCS),
     "fec": ("fec_uncorrectable", R_FEC),
     "flaps": ("carrier_transitions", R_FLAP),
+    "speed": ("speed_bps", R_SPEED),
 }
+#: the checks judged on rates (speed is a gauge: the value read, compared with the intent and the far end)
+RATE_CHECKS = ("fcs", "fec", "flaps")
 #: the counter the ECMP check (RC520) needs
 ECMP_COUNTER = "tx_octets"
 #: the statuses of a check or an ECMP group, in the order reports list them
@@ -203,6 +217,45 @@ def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkT
     return Check("finding" if top > limit else "ok", top)
 
 
+def _speed_read(snaps: list[Snapshot], port: str) -> int | None:
+    """The port's operational speed (bits/s) in the last sample that holds it, None when none does."""
+    for s in reversed(snaps):
+        pc = s.ports.get(port)
+        v = pc.link.get("speed_bps") if pc else None
+        if v:
+            return v
+    return None
+
+
+def _gbps(bps: float) -> str:
+    return f"{bps / 1e9:g} Gb/s"
+
+
+def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | None, far_gbps: int | None,
+           far: int | None) -> Check:
+    """RC513 on one end: its speed against the intent's for the port (``want_gbps``); where the intent gives
+    the two ends different speeds (``far_gbps``), against the far end's speed as read (``far``) instead.
+    ``value`` is the speed read, bits/s."""
+    if "speed_bps" not in link_reads(platform):
+        return Check(NA, reason=na_reason(platform, "speed_bps"))
+    mine = _speed_read(snaps, port)
+    if mine is None:
+        return Check("unknown", reason=f"speed_bps missing from {platform}'s answers for this port (the platform "
+                                       "reads it where the port is up)")
+    if want_gbps and far_gbps == want_gbps:
+        ok = mine == want_gbps * 10**9
+        why = None if ok else f"runs at {_gbps(mine)}, the intent says {want_gbps} Gb/s"
+    elif far is not None:
+        ok = mine == far
+        why = None if ok else f"runs at {_gbps(mine)}, the far end at {_gbps(far)}"
+    else:
+        return Check("unknown", value=mine, reason="the intent gives the two ends different speeds and the far "
+                                                   "end's speed was not read: nothing to compare with")
+    if why and far is not None and far != mine and "far end" not in why:
+        why += f" (the far end runs at {_gbps(far)})"
+    return Check("ok" if ok else "finding", value=mine, reason=why)
+
+
 def tiers(fab: Fabric) -> dict[str, int]:
     """Device -> tier from the intent's links: hosts 0, then one more per hop away from the hosts (the first
     tier a switch is reached at). Devices no link path reaches from a host have no tier."""
@@ -300,11 +353,19 @@ def judge(
                 if me.device in unread:
                     eh.checks[name] = Check(NA, reason=na_reason(platform, counter))
                     continue
-                c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
+                if name == "speed":
+                    c = eh.checks[name] = _speed(snaps[me.device], me.port, platform, _want(fab, me),
+                                                 _want(fab, peer), _far_speed(fab, snaps, peer))
+                else:
+                    c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
                 if c.status != "finding":
                     continue
                 rule = CHECKS[name][1]
                 v = c.value or 0.0
+                if name == "speed":
+                    msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
+                    findings.append(LinkFinding(rule, me.device, me.port, msg, _gbps(v)))
+                    continue
                 if name == "flaps":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
                 else:
@@ -326,6 +387,21 @@ def judge(
             msg += f"; roceconf check: {static}" if static else "; roceconf check finds no hash polarization (RC213)"
         findings.append(LinkFinding(R_ECMP, g.device, hot, msg, f"{g.max_over_mean:.2f}"))
     return LinkHealth(ends, groups, findings, dict(unread), not_observable(fab, ends, groups))
+
+
+def _want(fab: Fabric, end: Any) -> int | None:
+    """The intent's speed of a link end's port, Gb/s (None when the port is not in the device's ports)."""
+    p = fab.devices[end.device].ports.get(end.port) if end.device in fab.devices else None
+    return p.speed_gbps if p is not None else None
+
+
+def _far_speed(fab: Fabric, snaps: dict[str, list[Snapshot]], end: Any) -> int | None:
+    """The speed read on the far end (None where not read or not readable on its platform)."""
+    if end.device not in snaps or end.device not in fab.devices:
+        return None
+    if "speed_bps" not in link_reads(fab.devices[end.device].platform):
+        return None
+    return _speed_read(snaps[end.device], end.port)
 
 
 def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: list[EcmpGroup]) -> list[NotObservable]:
@@ -351,5 +427,5 @@ def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: 
             for (p, k), (devs, n) in sorted(seen.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])))]
 
 
-__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
+__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "RATE_CHECKS", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
            "judge", "link_reads", "na_reason", "not_observable", "tiers"]

@@ -107,7 +107,8 @@ def to_text(report: CablingReport) -> str:
                 unknown.update(_unknown_causes(li))
         if unknown:
             n = sum(li.status == "unknown" for li in report.links)
-            top = "; ".join(f"{why} ({k} link(s))" for why, k in unknown.most_common(6))
+            # most links first, ties by the cause's words (not by a set's order, which varies between runs)
+            top = "; ".join(f"{why} ({k} link(s))" for why, k in sorted(unknown.items(), key=lambda kv: (-kv[1], kv[0]))[:6])
             more = f"; and {len(unknown) - 6} other cause(s)" if len(unknown) > 6 else ""
             out.append(plain(f"{n} link(s) unknown (each is listed in the JSON and Markdown reports): {top}{more}"))
         for g in report.link.groups:

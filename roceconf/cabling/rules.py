@@ -1,4 +1,4 @@
-"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC512 (RC519: a check
+"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC513 (RC519: a check
 the platform cannot observe) and ECMP balance RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
 rules (``roceconf.intent.rules.RULES``), so ``docs/rules.md`` lists them; docs/cabling.md says how each is decided
 and gives the thresholds (:class:`LinkThresholds`)."""
@@ -74,6 +74,14 @@ R_FLAP = rule(
     "check the optics, the cable and the port's logs at both ends; a link that keeps flapping must be drained",
     "a flap drops everything in flight, reroutes ECMP traffic and restarts PFC/ECN state on both ends",
 )
+R_SPEED = rule(
+    "RC513",
+    "error",
+    "Link speed mismatch: an end runs at another speed than the intent's (or than the far end)",
+    "set both ends' port speed (and so their FEC mode) to the intent's, check that the optics and the cable support it",
+    "an end running at another speed than planned halves (or worse) the link's bandwidth, and its buffer and ECN "
+    "thresholds were computed for the intent's speed",
+)
 R_NOT_OBSERVABLE = rule(
     "RC519",
     "info",
@@ -94,7 +102,7 @@ R_ECMP = rule(
 #: the rules of the LLDP check, one JUnit case each (the link rules are written only where counters were given;
 #: RC519 is no case of its own: it is the reason a link rule's case is skipped)
 ALL: tuple[Rule, ...] = (R_MISSING, R_MISWIRED, R_UNEXPECTED, R_CROSSED_RAIL, R_WRONG_LEAF, R_UNREAD)
-LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_ECMP)
+LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_SPEED, R_ECMP)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ fires on it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,7 +56,24 @@ LINK_COUNTERS: dict[str, str] = {
     "carrier_transitions": "link state changes (carrier up/down transitions, flaps)",
     "rx_octets": "bytes received",
     "tx_octets": "bytes sent",
+    # a gauge, not a total: read as it is in each sample (RC513 compares it between the two ends and with the intent)
+    "speed_bps": "operational speed of the link, bits per second (a gauge: the value read, never a rate)",
 }
+#: a speed as the devices print it: ``10 Gb/s``, ``1000 Mb/s`` (NX-OS ``eth_speed``), ``1000mbps``, ``10Gbps``
+#: (Junos ``speed``); anything else (``auto-speed``, ``Auto``, ``Unspecified``) is no speed
+_SPEED = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt])(?:b/s|bps)\s*$", re.IGNORECASE)
+_SPEED_UNIT = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+
+
+def speed_bps(text: Any) -> int | None:
+    """Bits per second from a printed speed (``10 Gb/s``, ``1000mbps``, ``100Gbps``), None when it is not one."""
+    m = _SPEED.match(text) if isinstance(text, str) else None
+    if not m:
+        return None
+    v = round(float(m.group(1)) * _SPEED_UNIT[m.group(2).lower()])
+    return v if v > 0 else None
+
+
 ROCE_ERRORS = ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err")
 
 
@@ -207,6 +225,7 @@ __all__ = [
     "ROCE_ERRORS",
     "PortCounters",
     "Snapshot",
+    "speed_bps",
     "to_int",
 ]
 

@@ -101,13 +101,20 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         metavar="NAME[@DEVICE[:PORT]]",
         help="counter scenario (healthy, pfc-storm, watchdog, lossless-drops, ecn-no-cnp, misclassified-pause, "
-        "counter-reset; link counters: crc, fec, flap, ecmp-imbalance) or cabling scenario (miswire, crossed-rail; "
+        "counter-reset; link counters: crc, fec, flap, ecmp-imbalance, speed-mismatch) or cabling scenario (miswire, crossed-rail; "
         "needs --cabling); repeatable",
     )
     ap.add_argument(
         "--cabling",
         type=Path,
         help="cables as the intent's CSV table (a_device,a_port,b_device,b_port[,cable_m]): LLDP answers them",
+    )
+    ap.add_argument(
+        "--link-speed",
+        type=int,
+        metavar="GBPS",
+        help="the speed every cabled port runs at, answered in its link counters (the intent's port speed; "
+        "without it no speed is answered and roceconf cabling's speed check is unknown)",
     )
     ap.add_argument("--keep-inventory", action="store_true", help="leave the inventory file on exit")
     args = ap.parse_args(argv)
@@ -162,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
             stray = sorted({d for a, _p, b, _q in links for d in (a, b)} - set(lab.devices))
             if stray:
                 raise ValueError(f"{args.cabling}: no config for device {stray[0]!r} in {args.configs}")
-            lab.set_links(links)
+            speeds = {(d, p): args.link_speed for ln in links for d, p in (ln[:2], ln[2:4])} if args.link_speed else None
+            lab.set_links(links, speeds)
         lab.set_scenarios(args.scenario)
     except (ValueError, TypeError) as exc:  # UnicodeDecodeError of a config file included
         print(f"lab: {exc}", file=sys.stderr)

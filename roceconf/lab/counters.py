@@ -24,11 +24,14 @@ Scenarios (``--scenario NAME[@DEVICE[:PORT]]``; without DEVICE every device, wit
 * ``fec`` (link counters): the port counts 50 uncorrectable FEC codewords per second (only SONiC's answer
   carries FEC counters);
 * ``ecmp-imbalance`` (link counters): the port sends 4 times the bytes of the others; without PORT, the
-  device's first port.
+  device's first port;
+* ``speed-mismatch`` (link counters): the port runs at half the speed its cable was laid at
+  (``Lab.set_links(..., speeds=...)``: as a port that came up at a lower speed than its peer).
 
 Link counters (``roceconf cabling``): every port sends and receives ``LINK_BYTES`` bytes per second, counts no
 FCS errors and no uncorrectable FEC codewords (1,000 corrected per second) and has one carrier transition (the
-link coming up). Each platform serves the ones its answer carries.
+link coming up); a port whose cable was laid with a speed (``Lab.set_links(links, speeds)``) runs at it (none
+is answered otherwise). Each platform serves the ones its answer carries.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ SCENARIOS = (
     "fec",
     "flap",
     "ecmp-imbalance",
+    "speed-mismatch",
 )
 #: scenarios that only make sense on one kind of device
 HOST_ONLY = frozenset({"ecn-no-cnp"})
@@ -126,6 +130,8 @@ class LabCounters:
     scenarios: list[Scenario] = field(default_factory=list)
     #: command -> (reads so far, time of the first read)
     reads: dict[str, tuple[int, float]] = field(default_factory=dict)
+    #: port -> the speed its cable was laid at, bits/s (``Lab.set_links``); a port not listed answers no speed
+    speeds: dict[str, int] = field(default_factory=dict)
 
     def set_scenarios(self, scenarios: list[Scenario]) -> None:
         self.scenarios = [s for s in scenarios if s.name != "healthy"]
@@ -163,6 +169,8 @@ class LabCounters:
         pc.set_link("fec_corrected", c(FEC_CORRECTED))
         pc.set_link("fec_uncorrectable", c(FEC_UNCORRECTABLE if "fec" in active else 0.0))
         pc.set_link("carrier_transitions", 1 + (2 * n if "flap" in active else 0))
+        if name in self.speeds:
+            pc.set_link("speed_bps", self.speeds[name] // (2 if "speed-mismatch" in active else 1))
         lossless = prof.lossless
         p = lossless[0] if lossless else None
         lossy = next((q for q in range(8) if q not in lossless), None)

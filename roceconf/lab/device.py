@@ -233,6 +233,11 @@ class Device:
         with self.lock:
             self.counters.set_scenarios(scenarios)
 
+    def set_speeds(self, speeds: dict[str, int]) -> None:
+        """The speed (bits/s) each cabled port runs at (``Lab.set_links``)."""
+        with self.lock:
+            self.counters.speeds = dict(speeds)
+
     def stats(self) -> dict[str, int]:
         return asdict(self.served)
 

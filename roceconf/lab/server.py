@@ -449,10 +449,20 @@ class Lab:
             self._call(self._start_device(dev))
         return dev
 
-    def set_links(self, links: Iterable[tuple[str, str, str, str]]) -> None:
+    def set_links(self, links: Iterable[tuple[str, str, str, str]],
+                  speeds: dict[tuple[str, str], int] | None = None) -> None:
         """Lay the cables (``(a_device, a_port, b_device, b_port)``, e.g. the intent's links): every device
-        answers its platform's LLDP commands with the far ends (roceconf.lab.wiring)."""
+        answers its platform's LLDP commands with the far ends (roceconf.lab.wiring). ``speeds``: (device,
+        port) -> Gb/s the port runs at, answered in its link counters (the intent's port speeds); a port not
+        in it answers no speed."""
+        per: dict[str, dict[str, int]] = {n: {} for n in self.devices}
+        for (dev, port), gbps in (speeds or {}).items():
+            if dev not in self.devices:
+                raise ValueError(f"speed of {dev}:{port}: no device {dev!r} in the lab")
+            per[dev][port] = int(gbps) * 10**9
         self.wiring.set_links(links)
+        for n, d in self.devices.items():
+            d.set_speeds(per[n])
         self._rewire()
 
     def _rewire(self) -> None:

@@ -14,7 +14,10 @@ Sources (cited per command in ``SOURCES``; provenance in tests/fixtures/eos/coun
 * link counters (``roceconf cabling``): ``show interfaces``, ``interfaces.<if>.interfaceCounters``:
   ``inputErrorsDetail.fcsErrors``, ``linkStatusChanges``, ``inOctets``, ``outOctets``, as napalm's EOS test data
   records the eAPI answer (tests/fixtures/eos/counters/real/). FEC counters are not in that answer and no
-  public recording of another command's FEC counters was found: FEC is not read on EOS.
+  public recording of another command's FEC counters was found: FEC is not read on EOS. The operational
+  speed is the interface's ``bandwidth`` (bits/s; napalm's ``get_interfaces`` takes it as the speed) where
+  ``interfaceStatus`` is ``connected`` (the recording's ``notconnect`` port shows a bandwidth too: not read). The
+  FEC mode is not in this answer: not read.
 EOS has no per-priority pause *duration* counter in these commands: pause storms are judged from the pause
 frame rate (see docs/health.md, RC303).
 """
@@ -39,9 +42,9 @@ COMMANDS = [PFC, WATCHDOG, QUEUES, ECN]
 LINK = "show interfaces"
 _READ = {*COMMANDS, VOQ, LINK}
 #: the link counters ``_link`` reads from ``show interfaces`` (its keys below)
-LINK_READS = frozenset({"fcs_errors", "carrier_transitions", "rx_octets", "tx_octets"})
+LINK_READS = frozenset({"fcs_errors", "carrier_transitions", "rx_octets", "tx_octets", "speed_bps"})
 LINK_SOURCES = {
-    LINK: "napalm's EOS test data, eAPI answer to show interfaces (interfaceCounters: inputErrorsDetail.fcsErrors, linkStatusChanges, inOctets, outOctets)",
+    LINK: "napalm's EOS test data, eAPI answer to show interfaces (interfaceCounters: inputErrorsDetail.fcsErrors, linkStatusChanges, inOctets, outOctets; bandwidth, bits/s, of a connected interface, the speed napalm's get_interfaces reports)",
 }
 SOURCES = {
     PFC: "Arista EOS User Manual, DCBX and Flow Control: show priority-flow-control counters detail (RxPfc/TxPfc per priority)",
@@ -156,16 +159,19 @@ def _link(data: dict[str, Any], ports: dict[str, PortCounters]) -> None:
     that is no count, is not read). The key names the interface (the body's ``name`` may differ)."""
     ifs = data.get("interfaces")
     for name, body in (ifs if isinstance(ifs, dict) else {}).items():
-        c = body.get("interfaceCounters") if isinstance(body, dict) else None
-        if not isinstance(c, dict):
+        if not isinstance(body, dict):
             continue
+        c = body.get("interfaceCounters")
+        c = c if isinstance(c, dict) else {}
         got = {
             "fcs_errors": to_int(dig(c, "inputErrorsDetail", "fcsErrors")),
             "carrier_transitions": to_int(c.get("linkStatusChanges")),
             "rx_octets": to_int(c.get("inOctets")),
             "tx_octets": to_int(c.get("outOctets")),
+            # the speed of a connected port only: the recording's notconnect port has a bandwidth too
+            "speed_bps": to_int(body.get("bandwidth")) if body.get("interfaceStatus") == "connected" else None,
         }
-        got = {k: v for k, v in got.items() if v is not None}
+        got = {k: v for k, v in got.items() if v is not None and (k != "speed_bps" or v > 0)}
         if got:
             pc = ports.setdefault(str(name), PortCounters())
             for k, v in got.items():
@@ -225,7 +231,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
                            ("outOctets", "tx_octets")):
                 if c in k:
                     counters[key] = k[c]
-            ifs[n] = {"name": n, "interfaceStatus": "connected", "interfaceCounters": counters}
+            ifs[n] = {"name": n, "interfaceStatus": "connected", "interfaceCounters": counters,
+                      **({"bandwidth": k["speed_bps"]} if "speed_bps" in k else {})}
         return json.dumps({"interfaces": ifs})
     else:
         return None

@@ -17,7 +17,9 @@ Sources (``SOURCES``; fixtures and their provenance in tests/fixtures/junos/coun
   ``traffic-statistics/input-bytes`` / ``output-bytes`` of each ``physical-interface``, as a recorded SRX RPC
   reply in py-junos-eznc's tests shows them (tests/fixtures/junos/counters/real/). The CLI text form's lines
   are not read for them (no recording of that layout kept); no recording with FEC counters under a usable
-  licence was found: FEC is not read on Junos.
+  licence was found: FEC is not read on Junos. The operational speed is the physical interface's ``speed``
+  (``1000mbps`` in the SRX reply, ``10Gbps`` in other recorded replies) where its ``oper-status`` is ``up``;
+  the FEC mode is not in the recorded reply: not read.
 Junos reports no PFC pause duration and no PFC watchdog counters in these commands: those rules cannot fire on
 Junos (docs/health.md says so).
 """
@@ -30,7 +32,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, speed_bps, to_int
 from roceconf.counters.parsing import jload, read_outputs
 
 log = logging.getLogger(__name__)
@@ -57,9 +59,9 @@ _LINK = {
     ("traffic-statistics", "output-bytes"): "tx_octets",
 }
 _PARENTS = {p for p, _e in _LINK}
-LINK_READS = frozenset(_LINK.values())
+LINK_READS = frozenset({*_LINK.values(), "speed_bps"})
 LINK_SOURCES = {
-    PFC: "py-junos-eznc's recorded RPC reply of show interfaces extensive (physical-interface: output-error-list/carrier-transitions, ethernet-mac-statistics/input-crc-errors, traffic-statistics/input-bytes, output-bytes)",
+    PFC: "py-junos-eznc's recorded RPC reply of show interfaces extensive (physical-interface: output-error-list/carrier-transitions, ethernet-mac-statistics/input-crc-errors, traffic-statistics/input-bytes, output-bytes; speed of a physical-interface whose oper-status is up)",
 }
 #: queue elements real answers carry that the parser knows and does not need: tail + RED drops are read one
 #: by one; rate-limit drops are policing, not buffer loss
@@ -98,6 +100,7 @@ def _from_json(data: Any, unknown: set[str]) -> Reading:
             if not isinstance(name, str) or not name:
                 continue
             entry = out.setdefault(name, {"pfc": {}, "queue": {}})
+            _speed(entry, _leaf(phy.get("oper-status")), _leaf(phy.get("speed")))
             for (parent, el), c in _LINK.items():
                 for block in _objs(phy, parent)[:1]:
                     v = to_int(_leaf(block.get(el)))
@@ -111,6 +114,13 @@ def _from_json(data: Any, unknown: set[str]) -> Reading:
                     flat = {k: _leaf(v) for k, v in q.items() if k != "attributes"}
                     _put(entry["queue"], flat, "queue-number", _QUEUE, unknown)
     return out
+
+
+def _speed(entry: dict[str, Any], oper: Any, speed: Any) -> None:
+    """The operational speed of an interface that is up (a down one shows its configured speed, or none)."""
+    v = speed_bps(speed) if oper == "up" else None
+    if v is not None:
+        entry.setdefault("link", {}).setdefault(0, {})["speed_bps"] = v
 
 
 def _local(tag: str) -> str:
@@ -127,6 +137,8 @@ def _from_xml(root: ET.Element, unknown: set[str]) -> Reading:
         if not name:
             continue
         entry = out.setdefault(name, {"pfc": {}, "queue": {}})
+        text = {k: (kids[k].text or "").strip() for k in ("oper-status", "speed") if k in kids}
+        _speed(entry, text.get("oper-status"), text.get("speed"))
         for el in phy:
             if _local(el.tag) in _PARENTS:
                 for k in el:
@@ -321,6 +333,9 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             for (parent, el), c in _LINK.items():
                 if c in pc.link:
                     entry.setdefault(parent, [{}])[0][el] = _d(pc.link[c])
+            if "speed_bps" in pc.link:
+                bps = pc.link["speed_bps"]
+                entry["speed"] = _d(f"{bps // 10**9}Gbps" if bps % 10**9 == 0 else f"{bps // 10**6}mbps")
             entry["ethernet-mac-pfc-statistics"] = [
                 {
                     "attributes": {"junos:style": "verbose"},

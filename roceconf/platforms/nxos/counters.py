@@ -12,7 +12,10 @@ Sources (``SOURCES``): Cisco Nexus 9000 Series NX-OS Command Reference (Show Com
 * link counters (``roceconf cabling``): ``show interface | json``, ``TABLE_interface`` / ``ROW_interface`` rows
   (``interface``; ``eth_crc`` FCS errors, ``eth_inbytes`` / ``eth_outbytes``), as napalm's NX-OS test data
   records a Nexus 3548 answer (tests/fixtures/nxos/counters/real/). The answer carries no count of link flaps
-  (``eth_link_flapped`` is the time since the last one) and no FEC counter: those are not read.
+  (``eth_link_flapped`` is the time since the last one) and no FEC counter: those are not read. The
+  operational speed is ``eth_speed`` of a row whose ``state`` is ``up`` (``10 Gb/s``, ``1000 Mb/s``; a down
+  port prints ``auto-speed``, and ``eth_bw`` is the configured bandwidth, not the speed: neither is read). The
+  FEC mode is not in this answer: not read.
 No public recording of the queuing JSON answers was found (tests/fixtures/nxos/counters/README.md): the fixtures
 are built from the schema's names. NX-OS reports no pause duration in these commands: pause storms are
 judged from the pause frame rate.
@@ -24,7 +27,7 @@ import json
 import logging
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.model import CounterSpec, PortCounters, same_commands, speed_bps, to_int
 from roceconf.counters.parsing import base_command, dig, json_object, json_only, read_outputs, rows
 
 log = logging.getLogger(__name__)
@@ -37,9 +40,9 @@ LINK = "show interface | json"
 _BY_BASE = {c.replace(" | json", ""): c for c in (*COMMANDS, LINK)}
 #: ``show interface`` row key -> link counter
 _LINK = {"eth_crc": "fcs_errors", "eth_inbytes": "rx_octets", "eth_outbytes": "tx_octets"}
-LINK_READS = frozenset(_LINK.values())
+LINK_READS = frozenset({*_LINK.values(), "speed_bps"})
 LINK_SOURCES = {
-    LINK: "napalm's NX-OS test data, a Nexus 3548 answer to show interface | json (TABLE_interface/ROW_interface: eth_crc, eth_inbytes, eth_outbytes)",
+    LINK: "napalm's NX-OS test data, a Nexus 3548 answer to show interface | json (TABLE_interface/ROW_interface: eth_crc, eth_inbytes, eth_outbytes; eth_speed of a row whose state is up)",
 }
 _REF = "Cisco Nexus 9000 NX-OS Command Reference (Show Commands) 9.3(x), Q Show Commands"
 SOURCES = {
@@ -157,10 +160,18 @@ def _link(data: dict[str, Any], ports: dict[str, PortCounters]) -> None:
         if not isinstance(name, str) or not name.strip():
             continue
         got = {c: v for k, c in _LINK.items() if (v := to_int(r.get(k))) is not None}
+        speed = speed_bps(r.get("eth_speed")) if r.get("state") == "up" else None
+        if speed is not None:
+            got["speed_bps"] = speed
         if got:
             pc = ports.setdefault(name.strip(), PortCounters())
             for c, v in got.items():
                 pc.set_link(c, v)
+
+
+def _speed_text(bps: int) -> str:
+    """``eth_speed`` as the recorded answer prints it: ``10 Gb/s``, ``1000 Mb/s``."""
+    return f"{bps // 10**9} Gb/s" if bps % 10**9 == 0 else f"{bps // 10**6} Mb/s"
 
 
 def _entry(kind: str, units: str, value: int) -> dict[str, Any]:
@@ -251,7 +262,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
         data = {
             "TABLE_interface": {
                 "ROW_interface": [
-                    {"interface": n, "state": "up", **{k: str(pc.link[c]) for k, c in _LINK.items() if c in pc.link}}
+                    {"interface": n, "state": "up", **{k: str(pc.link[c]) for k, c in _LINK.items() if c in pc.link},
+                     **({"eth_speed": _speed_text(pc.link["speed_bps"])} if "speed_bps" in pc.link else {})}
                     for n, pc in ports.items()
                 ]
             }
