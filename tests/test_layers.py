@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "cliconfig",
             "counters",
             "diagnostics",
+            "forkmap",
             "gcpolicy",
             "inputfile",
             "jsontext",

@@ -9,7 +9,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import gc
 import logging
-import multiprocessing
 import os
 import sys
 import time
@@ -20,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from roceconf import outdir, platforms
+from roceconf import forkmap, outdir, platforms
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_backup, read_with_retries
 from roceconf.drift.compare import (
     DriftItem,
@@ -501,7 +500,7 @@ def _audit(
                 if progress:
                     progress(results[name], i, total)
         return _report(fab, source, names, results)
-    if configs is not None and "fork" in multiprocessing.get_all_start_methods():
+    if configs is not None and forkmap.available():
         _audit_processes(names, one, min(workers, os.cpu_count() or 1), results, progress)
         return _report(fab, source, names, results)
 
@@ -576,18 +575,6 @@ def _report(fab: Fabric, source: str, names: list[str], results: dict[str, Devic
 
 #: devices per task of a process pool (the pickled results of a chunk travel back together)
 _MIN_CHUNK = 16
-#: the audit function of the forked workers (inherited from the parent at fork time, never pickled)
-_WORKER_ONE: Callable[[str], DeviceResult] | None = None
-
-
-def _worker_chunk(names: list[str]) -> list[DeviceResult]:
-    assert _WORKER_ONE is not None
-    out = []
-    for n in names:
-        r = _WORKER_ONE(n)
-        r.actual = None  # the parsed state stays in the worker: a report does not show it
-        out.append(r)
-    return out
 
 
 @contextmanager
@@ -611,28 +598,19 @@ def _audit_processes(
     results: dict[str, DeviceResult],
     progress: Callable[[DeviceResult, int, int], None] | None,
 ) -> None:
-    """Parse and compare saved configs on `procs` forked processes (parsing is CPU-bound: threads would
-    queue on the GIL). The workers inherit the loaded intent; only device names and results are pickled."""
-    global _WORKER_ONE
+    """Parse and compare saved configs on `procs` forked processes (roceconf.forkmap); only device names and
+    results travel, each without its parsed state (a report does not show it)."""
+
+    def stripped(n: str) -> DeviceResult:
+        r = one(n)
+        r.actual = None
+        return r
+
     procs = max(1, min(procs, len(names) // _MIN_CHUNK))
-    size = max(_MIN_CHUNK, min(256, len(names) // (procs * 8) or 1))
-    chunks = [names[i : i + size] for i in range(0, len(names), size)]
-    _WORKER_ONE = one
-    gc.collect()
-    gc.freeze()  # the inherited heap is never walked by the workers' GC, so its pages stay shared
-    try:
-        ctx = multiprocessing.get_context("fork")
-        with cf.ProcessPoolExecutor(max_workers=procs, mp_context=ctx) as pool:
-            done = 0
-            for chunk in pool.map(_worker_chunk, chunks):
-                for r in chunk:
-                    results[r.device] = r
-                    done += 1
-                    if progress:
-                        progress(r, done, len(names))
-    finally:
-        gc.unfreeze()
-        _WORKER_ONE = None
+    for done, r in enumerate(forkmap.forked_map(stripped, names, procs, _MIN_CHUNK, 256), start=1):
+        results[r.device] = r
+        if progress:
+            progress(r, done, len(names))
 
 
 def plain_progress(stream: Any = sys.stderr) -> Callable[[DeviceResult, int, int], None]:

@@ -7,18 +7,15 @@ taken, so an offline run parses exactly what the live run parsed and finds the s
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import gc
 import json
-import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from roceconf import jsontext, limits, platforms
+from roceconf import forkmap, jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
@@ -251,8 +248,8 @@ def health_offline(
         return device_result(fab.devices[n], got)
 
     procs = min(workers, os.cpu_count() or 1, len(names) // _MIN_CHUNK)
-    if procs > 1 and "fork" in multiprocessing.get_all_start_methods():
-        results: Iterable[DeviceHealth] = _forked(names, one, procs)
+    if procs > 1 and forkmap.available():
+        results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, 128)
     else:
         results = map(one, names)
     return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
@@ -260,32 +257,6 @@ def health_offline(
 
 #: devices per task of the process pool (a chunk's results travel back together)
 _MIN_CHUNK = 16
-#: the function of the forked workers (inherited from the parent at fork time, never pickled)
-_WORKER_ONE: Callable[[str], DeviceHealth] | None = None
-
-
-def _worker_chunk(names: list[str]) -> list[DeviceHealth]:
-    assert _WORKER_ONE is not None
-    return [_WORKER_ONE(n) for n in names]
-
-
-def _forked(names: list[str], one: Callable[[str], DeviceHealth], procs: int) -> Iterator[DeviceHealth]:
-    """``one`` of every name on ``procs`` forked processes, in the order of ``names`` (parsing is CPU-bound:
-    threads would queue on the GIL). The workers inherit the loaded intent; names and results are pickled."""
-    global _WORKER_ONE
-    size = max(_MIN_CHUNK, min(128, len(names) // (procs * 8) or 1))
-    chunks = [names[i : i + size] for i in range(0, len(names), size)]
-    _WORKER_ONE = one
-    gc.collect()
-    gc.freeze()  # the inherited heap is never walked by the workers' GC, so its pages stay shared
-    try:
-        ctx = multiprocessing.get_context("fork")
-        with cf.ProcessPoolExecutor(max_workers=procs, mp_context=ctx) as pool:
-            for chunk in pool.map(_worker_chunk, chunks):
-                yield from chunk
-    finally:
-        gc.unfreeze()
-        _WORKER_ONE = None
 
 
 def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:
