@@ -83,9 +83,9 @@ def end(report, device: str, port: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
-BLIND = {"eos": {"fec"}, "nxos": {"fec", "flaps"}, "junos": {"fec"}, "sonic": {"fcs", "flaps", "speed", "ecmp"},
-         "nvue": {"fcs", "fec", "flaps", "speed", "ecmp"}, "connectx": {"fec", "speed"}, "bnxt": {"fec", "speed"},
-         "linux-dcb": {"fec", "speed"}}
+BLIND = {"eos": {"fec", "fec_mode"}, "nxos": {"fec", "flaps", "fec_mode"}, "junos": {"fec", "fec_mode"},
+         "sonic": {"fcs", "flaps", "ecmp"}, "nvue": {"fcs", "fec", "flaps", "speed", "fec_mode", "ecmp"},
+         "connectx": {"fec"}, "bnxt": {"fec"}, "linux-dcb": {"fec"}}
 
 
 def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observe_is_na(
@@ -93,13 +93,21 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     report = run(fab, tmp_path)
     assert report.findings == []
     # per platform: what its answers carry is judged ok, a check it never reads is n/a (never ok, never unknown)
-    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # EOS
-    assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}  # NX-OS
-    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # Junos
-    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "n/a"}  # SONiC
-    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a"}  # NVUE
-    for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
-        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a"}
+    na_mode = {"fec_mode": "n/a"}
+    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # EOS
+    assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok",
+                                                    **na_mode}  # NX-OS
+    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # Junos
+    # SONiC: its far end (NX-OS) cannot show a FEC mode, so the mode is n/a there too
+    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "ok", **na_mode}
+    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a", **na_mode}  # NVUE
+    # ConnectX to EOS (no FEC mode there); bnxt and linux-dcb to SONiC: both ends read RS-FEC
+    assert end(report, "gpu1", "eth0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}
+    for host, port in (("gpu3", "eth0"), ("gpu4", "eth0")):
+        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", "fec_mode": "ok"}
+    assert end(report, "leaf3", "Ethernet0") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "ok",
+                                                 "fec_mode": "ok"}
+    assert report.link.ends[("gpu3", "eth0")].checks["fec_mode"].mode == "rs"
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
     # an end with no observable check is n/a; its link is judged on the other end
@@ -127,7 +135,7 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
     parses to exactly ``link_reads`` (and the checks each platform cannot observe are BLIND's)."""
     from roceconf.cabling.linkhealth import CHECKS, ECMP_COUNTER
 
-    full = PortCounters(link={**{c: 7 for c in LINK_COUNTERS}, "speed_bps": 400 * 10**9})
+    full = PortCounters(link={**{c: 7 for c in LINK_COUNTERS}, "speed_bps": 400 * 10**9, "fec_mode": 3})
     seen = set()
     for dev in fab.devices.values():
         if dev.platform in seen:
@@ -151,7 +159,7 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
 @pytest.mark.parametrize("fixtures", [
     ["eos/counters/real/napalm-show-interfaces", "eos/counters/real/napalm-get-interfaces"],  # speed: the 2nd
     ["nxos/counters/real/napalm-n3548-show-interface"], ["junos/counters/real/pyez-srx-extensive"],
-    ["sonic/counters/real/fec-stats"]], ids=["eos", "nxos", "junos", "sonic"])
+    ["sonic/counters/real/fec-stats", "sonic/counters/real/intf-status"]], ids=["eos", "nxos", "junos", "sonic"])
 def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
     """The link counters each platform declares are the ones its real recorded answers parse to (the expected
     parses, which tests/test_health_real_counters.py holds to the parser's)."""
@@ -179,13 +187,14 @@ SHOWN = {
             "RC510"),
     "flap": (["leaf4:Ethernet50", "spine2:et-0/0/2", "gpu2:eth1", "gpu3:eth0", "gpu4:eth0"], "RC512"),
     "fec": (["leaf3:Ethernet248"], "RC511"),
-    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos
-    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1"], "RC513"),
+    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos, SONiC, hosts
+    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf3:Ethernet0", "gpu1:eth0",
+                        "gpu4:eth1"], "RC513"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
 NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
              "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
-             "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"]}  # NVUE, SONiC, a host: speed n/a
+             "speed-mismatch": ["leaf2:swp1"]}  # NVUE: speed n/a
 CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed"}
 
 
@@ -263,7 +272,7 @@ def test_a_link_whose_observable_checks_are_clean_on_both_ends_is_ok(fab: Fabric
     # the samples carry FEC (and flaps on NX-OS) but the platforms declare no reader for them: the declaration
     # decides, a stray value is not judged
     assert {k: c.status for k, c in lh.ends[("spine1", "Ethernet1/1")].checks.items()} == {
-        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}
+        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok", "fec_mode": "n/a"}
     assert lh.findings == []
 
 
@@ -284,7 +293,8 @@ SONIC = {"device": "leaf3", "port": "Ethernet248"}  # the lab's SONiC leaf: FEC 
      "runs at 100 Gb/s, the intent says 400 Gb/s"),
     ({k: v for k, v in ALL_READ.items() if k != "speed_bps"}, (0.0, 10.0), {}, "speed", "ok", None),  # 1st sample's
     (ALL_READ, (10.0, 10.0), {}, "speed", "ok", None),  # a gauge: no rate, so no valid interval is needed
-    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), SONIC, "speed", "n/a", "not observable on sonic"),
+    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), {"device": "leaf2", "port": "swp31"}, "speed", "n/a",
+     "not observable on nvue"),
 ])
 def test_each_check_from_two_samples(fab: Fabric, second: dict, times: tuple[float, float], where: dict[str, str],
                                      check: str, status: str, why: str | None) -> None:
@@ -524,23 +534,23 @@ def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab:
     assert "nvue: info[RC519]: speed is not observable on nvue: no sourced counter (speed_bps is not read)" in text
     md = format_report(report, "markdown")
     assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md and "RC513" in md
-    assert "| sonic | speed | speed_bps |" in md
+    assert "| nvue | speed | speed_bps |" in md
     data = json.loads(format_report(report, "json"))
     chk = next(e for e in data["link_health"] if (e["device"], e["port"]) == ("spine2", "et-0/0/1"))["checks"]
     assert chk["speed"] == {"status": "finding", "value": 200 * 10**9,
                             "reason": "runs at 200 Gb/s, the intent says 400 Gb/s"}
     root = etree.fromstring(format_report(report, "junit").encode())
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC513')]/failure")
-    skipped = root.xpath("//testsuite[@name='gpu1']/testcase[starts-with(@name,'RC513')]/skipped")
-    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on connectx")
+    skipped = root.xpath("//testsuite[@name='leaf2']/testcase[starts-with(@name,'RC513')]/skipped")
+    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on nvue")
     assert root.xpath("//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]") and not root.xpath(
         "//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]/*")  # judged ok: a pass
     fams = {f.name: f for f in text_string_to_metric_families(format_report(report, "prometheus"))}
     checks = {(s.labels["device"], s.labels["port"], s.labels["check"]): s.labels["status"]
               for s in fams["roceconf_cabling_link_check"].samples if s.value == 1.0}
     assert checks[("spine2", "et-0/0/1", "speed")] == "finding" and checks[("leaf1", "Ethernet49", "speed")] == "ok"
-    assert ("gpu1", "eth0", "speed") not in checks  # n/a: no sample
-    assert ("connectx", "speed") in {(s.labels["platform"], s.labels["check"])
+    assert ("leaf2", "swp31", "speed") not in checks  # n/a: no sample
+    assert ("nvue", "speed") in {(s.labels["platform"], s.labels["check"])
                                      for s in fams["roceconf_cabling_not_observable"].samples}
     page = html.render(html.cabling_map(report, fab))
     assert "RC513" in page and "200 Gb/s" in page

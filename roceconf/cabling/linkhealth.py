@@ -33,12 +33,13 @@ from roceconf.cabling.rules import (
     R_ECMP,
     R_FCS,
     R_FEC,
+    R_FEC_MODE,
     R_FLAP,
     R_NOT_OBSERVABLE,
     R_SPEED,
     LinkThresholds,
 )
-from roceconf.counters.model import Snapshot
+from roceconf.counters.model import FEC_MODES, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key
@@ -49,6 +50,7 @@ CHECKS: dict[str, tuple[str, Rule]] = {
     "fec": ("fec_uncorrectable", R_FEC),
     "flaps": ("carrier_transitions", R_FLAP),
     "speed": ("speed_bps", R_SPEED),
+    "fec_mode": ("fec_mode", R_FEC_MODE),
 }
 #: the checks judged on rates (speed is a gauge: the value read, compared with the intent and the far end)
 RATE_CHECKS = ("fcs", "fec", "flaps")
@@ -75,10 +77,15 @@ class Check:
     #: the highest rate per second over the intervals (flaps: the transitions counted), None when unknown
     value: float | None = None
     reason: str | None = None
+    #: the FEC mode read (``fec_mode`` check: ``rs``, ``fc``, ``off``, ``llrs``, ``auto``), None otherwise
+    mode: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "value": None if self.value is None else round(self.value, 6),
-                "reason": self.reason}
+        out = {"status": self.status, "value": None if self.value is None else round(self.value, 6),
+               "reason": self.reason}
+        if self.mode is not None:
+            out["mode"] = self.mode
+        return out
 
 
 @dataclass
@@ -140,7 +147,7 @@ class NotObservable:
     counter for it. One per platform and check."""
 
     platform: str
-    check: str  # fcs | fec | flaps | ecmp
+    check: str  # fcs | fec | flaps | speed | fec_mode | ecmp
     counter: str
     #: devices of the report with an end (or ECMP group) of the platform
     devices: list[str]
@@ -256,6 +263,40 @@ def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | Non
     return Check("ok" if ok else "finding", value=mine, reason=why)
 
 
+def _mode_read(snaps: list[Snapshot], port: str) -> int | None:
+    """The port's FEC mode code in the last sample that holds it, None when none does."""
+    for s in reversed(snaps):
+        pc = s.ports.get(port)
+        v = pc.link.get("fec_mode") if pc else None
+        if v is not None:
+            return v
+    return None
+
+
+def _fec_mode(snaps: list[Snapshot], port: str, platform: str, far_platform: str | None, far: int | None) -> Check:
+    """RC517 on one end: its FEC mode against the far end's, as read. ``auto`` at either end is unknown: the
+    answers give the mode configured (SONiC) or say the driver negotiates it (ethtool ``Auto``), not the mode
+    the link runs in, so ``auto`` against an explicit mode can be a match or a mismatch. The far end on a
+    platform that cannot show its mode: n/a (nothing to compare with; RC519 names that platform)."""
+    if "fec_mode" not in link_reads(platform):
+        return Check(NA, reason=na_reason(platform, "fec_mode"))
+    mine = _mode_read(snaps, port)
+    if mine is None:
+        return Check("unknown", reason=f"fec_mode missing from {platform}'s answers for this port")
+    shown = FEC_MODES.get(mine, "?")
+    if far_platform is not None and "fec_mode" not in link_reads(far_platform):
+        return Check(NA, reason=f"the far end's FEC mode is not observable on {far_platform}: nothing to compare "
+                                f"with (this end: {shown})", mode=shown)
+    if far is None:
+        return Check("unknown", reason=f"this end {shown}, the far end's FEC mode was not read", mode=shown)
+    if mine == 0 or far == 0:
+        return Check("unknown", reason=f"this end {shown}, the far end {FEC_MODES.get(far, '?')}: auto is the "
+                                       "mode negotiated, not one read", mode=shown)
+    if mine == far:
+        return Check("ok", mode=shown)
+    return Check("finding", reason=f"FEC {shown}, the far end FEC {FEC_MODES.get(far, '?')}", mode=shown)
+
+
 def tiers(fab: Fabric) -> dict[str, int]:
     """Device -> tier from the intent's links: hosts 0, then one more per hop away from the hosts (the first
     tier a switch is reached at). Devices no link path reaches from a host have no tier."""
@@ -356,6 +397,10 @@ def judge(
                 if name == "speed":
                     c = eh.checks[name] = _speed(snaps[me.device], me.port, platform, _want(fab, me),
                                                  _want(fab, peer), _far_speed(fab, snaps, peer))
+                elif name == "fec_mode":
+                    far_p = fab.devices[peer.device].platform if peer.device in fab.devices else None
+                    far = _mode_read(snaps[peer.device], peer.port) if peer.device in snaps else None
+                    c = eh.checks[name] = _fec_mode(snaps[me.device], me.port, platform, far_p, far)
                 else:
                     c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
                 if c.status != "finding":
@@ -365,6 +410,10 @@ def judge(
                 if name == "speed":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
                     findings.append(LinkFinding(rule, me.device, me.port, msg, _gbps(v)))
+                    continue
+                if name == "fec_mode":
+                    msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
+                    findings.append(LinkFinding(rule, me.device, me.port, msg, c.mode))
                     continue
                 if name == "flaps":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
@@ -415,9 +464,11 @@ def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: 
         seen[(platform, check)] = (devs, n + 1)
 
     for (dev, _port), e in ends.items():
+        platform = fab.devices[dev].platform
         for name, c in e.checks.items():
-            if c.status == NA:
-                add(fab.devices[dev].platform, name, dev)
+            # an end n/a because of its far end's platform (fec_mode) is that platform's note, not its own
+            if c.status == NA and CHECKS[name][0] not in link_reads(platform):
+                add(platform, name, dev)
     for g in groups:
         if g.status == NA:
             add(fab.devices[g.device].platform, "ecmp", g.device)

@@ -1,4 +1,4 @@
-"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC513 (RC519: a check
+"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC513 and RC517 (RC519: a check
 the platform cannot observe) and ECMP balance RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
 rules (``roceconf.intent.rules.RULES``), so ``docs/rules.md`` lists them; docs/cabling.md says how each is decided
 and gives the thresholds (:class:`LinkThresholds`)."""
@@ -82,6 +82,15 @@ R_SPEED = rule(
     "an end running at another speed than planned halves (or worse) the link's bandwidth, and its buffer and ECN "
     "thresholds were computed for the intent's speed",
 )
+R_FEC_MODE = rule(
+    "RC517",
+    "error",
+    "FEC mode mismatch: the two ends of a link run different FEC modes",
+    "set the same FEC mode at both ends (the one the optics and the speed call for, e.g. RS-FEC for 100G "
+    "and 25G/lane links), or auto-negotiation at both ends",
+    "ends with different FEC modes do not come up, or come up decoding garbage: every frame is an FCS error "
+    "or an uncorrectable codeword, and the link flaps",
+)
 R_NOT_OBSERVABLE = rule(
     "RC519",
     "info",
@@ -102,7 +111,7 @@ R_ECMP = rule(
 #: the rules of the LLDP check, one JUnit case each (the link rules are written only where counters were given;
 #: RC519 is no case of its own: it is the reason a link rule's case is skipped)
 ALL: tuple[Rule, ...] = (R_MISSING, R_MISWIRED, R_UNEXPECTED, R_CROSSED_RAIL, R_WRONG_LEAF, R_UNREAD)
-LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_SPEED, R_ECMP)
+LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_SPEED, R_FEC_MODE, R_ECMP)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import logging
 import re
 from collections.abc import Callable
 
-from roceconf.counters.model import PORT_COUNTERS, CounterSpec, PortCounters
+from roceconf.counters.model import PORT_COUNTERS, CounterSpec, PortCounters, fec_mode_code
 from roceconf.counters.parsing import grep_files, key_values, read_outputs
 
 log = logging.getLogger(__name__)
@@ -22,24 +22,44 @@ ETHTOOL = "ethtool -S {port}"
 NOTABLE = re.compile(r"prio|pause|pfc|discard|cnp|ecn|nak|seq_err|out_of_seq|retrans|timeout")
 HW_COUNTERS = "grep -H . /sys/class/net/{port}/device/infiniband/*/ports/1/hw_counters/*"
 #: link counters of a netdev (``roceconf cabling``): the kernel's sysfs attributes, read with ``grep -H`` as the
-#: hw_counters are. Names and meaning: Linux Documentation/ABI/testing/sysfs-class-net (``carrier_changes``) and
-#: sysfs-class-net-statistics (``rx_crc_errors``, ``rx_bytes``, ``tx_bytes``). No public recording of this
-#: command's answer is kept (its layout is grep's ``FILE:VALUE``); FEC counters have no sysfs attribute.
+#: hw_counters are. Names and meaning: Linux Documentation/ABI/testing/sysfs-class-net (``carrier_changes``;
+#: ``speed``, "the current speed ... in Mbits/sec", which the kernel does not give for a link that is down: grep
+#: then prints no line, or the driver's -1, and the speed is not read) and sysfs-class-net-statistics
+#: (``rx_crc_errors``, ``rx_bytes``, ``tx_bytes``). No public recording of this command's answer is kept (its
+#: layout is grep's ``FILE:VALUE``); FEC counters have no sysfs attribute.
 LINK_SYSFS = (
+    "grep -H . /sys/class/net/{port}/carrier_changes /sys/class/net/{port}/speed"
+    " /sys/class/net/{port}/statistics/rx_crc_errors"
+    " /sys/class/net/{port}/statistics/rx_bytes /sys/class/net/{port}/statistics/tx_bytes"
+)
+#: the command before the speed was read (saved samples of earlier runs are still read)
+LINK_SYSFS_V1 = (
     "grep -H . /sys/class/net/{port}/carrier_changes /sys/class/net/{port}/statistics/rx_crc_errors"
     " /sys/class/net/{port}/statistics/rx_bytes /sys/class/net/{port}/statistics/tx_bytes"
 )
+#: the port's FEC mode: ethtool(8) ``--show-fec`` prints "Active FEC encoding: MODE" (``RS``, ``BaseR``, ``Off``,
+#: ``LLRS``; ``None`` where the driver reports no active mode; ``Auto`` from drivers of the legacy interface), as
+#: ethtool's netlink/fec.c writes it and the kernel's own documentation records it
+#: (Documentation/networking/device_drivers/ethernet/netronome/nfp.rst; tests/fixtures/connectx/counters/real/)
+FEC_SHOW = "ethtool --show-fec {port}"
 LINK_NAMES = {
     "carrier_changes": "carrier_transitions",
     "rx_crc_errors": "fcs_errors",
     "rx_bytes": "rx_octets",
     "tx_bytes": "tx_octets",
 }
-LINK_READS = frozenset(LINK_NAMES.values())
+LINK_READS = frozenset({*LINK_NAMES.values(), "speed_bps", "fec_mode"})
 LINK_SOURCE = (
-    "Linux Documentation/ABI/testing/sysfs-class-net (carrier_changes) and sysfs-class-net-statistics "
-    "(rx_crc_errors, rx_bytes, tx_bytes), read with grep -H (FILE:VALUE lines)"
+    "Linux Documentation/ABI/testing/sysfs-class-net (carrier_changes, speed in Mb/s) and "
+    "sysfs-class-net-statistics (rx_crc_errors, rx_bytes, tx_bytes), read with grep -H (FILE:VALUE lines)"
 )
+FEC_SOURCE = (
+    "ethtool(8) --show-fec (netlink/fec.c: Active FEC encoding), as Linux Documentation/networking/"
+    "device_drivers/ethernet/netronome/nfp.rst records its output"
+)
+#: the per-port commands whose answers carry link counters (the old sysfs command too, for saved samples)
+LINK_TEMPLATES = (LINK_SYSFS, LINK_SYSFS_V1, FEC_SHOW)
+_ACTIVE_FEC = re.compile(r"^\s*Active FEC encoding:\s*(\S+)\s*$", re.MULTILINE)
 #: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
 #: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
 END_MARK = "#=== end"
@@ -62,27 +82,56 @@ def with_end(text: str) -> str:
 
 
 def link_commands(ports: dict[str, str | None]) -> list[str]:
-    """``CounterSpec.link_commands`` of a host: the sysfs link counters of each of the intent's ports."""
-    return [LINK_SYSFS.format(port=p) for p in ports]
+    """``CounterSpec.link_commands`` of a host: the sysfs link counters and the FEC mode of each of the
+    intent's ports."""
+    return [t.format(port=p) for p in ports for t in (LINK_SYSFS, FEC_SHOW)]
 
 
-def read_link(body: str, pc: PortCounters) -> bool:
-    """The ``LINK_SYSFS`` answer (end mark already taken off) into ``pc``; False when it holds none."""
-    got = {c: v for n, v in grep_files(body).items() if (c := LINK_NAMES.get(n))}
+def read_link(body: str, pc: PortCounters, template: str = LINK_SYSFS) -> bool:
+    """A link command's answer (``LINK_TEMPLATES``, end mark already taken off) into ``pc``; False when it
+    holds none."""
+    if template == FEC_SHOW:
+        m = _ACTIVE_FEC.search(body)
+        mode = fec_mode_code(m.group(1), none_is_off=False) if m else None
+        if mode is None:  # "None": the driver reports no active mode (said as no link counter found)
+            return False
+        pc.set_link("fec_mode", mode)
+        return True
+    files = grep_files(body)
+    got = {c: v for n, v in files.items() if (c := LINK_NAMES.get(n))}
+    if files.get("speed", 0) > 0:
+        got["speed_bps"] = files["speed"] * 10**6
     for c, v in got.items():
         pc.set_link(c, v)
     return bool(got)
 
 
 def answer_link(port: str, pc: PortCounters) -> str:
-    """The lab's answer to ``LINK_SYSFS``: one ``FILE:VALUE`` line per link counter the port has."""
+    """The lab's answer to ``LINK_SYSFS``: one ``FILE:VALUE`` line per link counter the port has (the speed of
+    a port that has none: no line, as grep prints none for a link that is down)."""
     files = {"carrier_changes": f"/sys/class/net/{port}/carrier_changes"}
     out = []
     for name, c in LINK_NAMES.items():
         if c in pc.link:
             path = files.get(name, f"/sys/class/net/{port}/statistics/{name}")
             out.append(f"{path}:{pc.link[c]}\n")
+        if name == "carrier_changes" and pc.link.get("speed_bps"):
+            out.append(f"/sys/class/net/{port}/speed:{pc.link['speed_bps'] // 10**6}\n")
     return "".join(out)
+
+
+#: ethtool's spelling of each FEC mode code (``FEC_MODES``)
+_ETHTOOL_FEC = {0: "Auto", 1: "Off", 2: "BaseR", 3: "RS", 4: "LLRS"}
+
+
+def answer_fec(port: str, pc: PortCounters) -> str:
+    """The lab's answer to ``FEC_SHOW``, as ethtool prints it (``None`` where the port has no mode)."""
+    active = _ETHTOOL_FEC.get(pc.link.get("fec_mode", -1), "None")
+    return f"FEC parameters for {port}:\nSupported/Configured FEC encodings: Auto RS BaseR\nActive FEC encoding: {active}\n"
+
+
+#: the lab's answers to the link commands
+LINK_ANSWERS = {LINK_SYSFS: answer_link, FEC_SHOW: answer_fec}
 
 
 def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
@@ -158,8 +207,8 @@ def parse_bundle(
         if body is None:
             warnings.append(f"{cmd}: no end mark (a cut answer); not read")
             return
-        if template == LINK_SYSFS:
-            if not read_link(body, ports.setdefault(port, PortCounters())) and body.strip():
+        if template in LINK_TEMPLATES:
+            if not read_link(body, ports.setdefault(port, PortCounters()), template) and body.strip():
                 warnings.append(f"{cmd}: no link counters found")
             return
         values = readers[template](body)
@@ -265,7 +314,7 @@ def ethtool_and_hw_counters(
     ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and the documents
     that define them (``ethtool_source``, ``hw_source``) are the platform's. The lab answers for a port without
     an RDMA device of its own with ``lab_rdma_device``."""
-    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, LINK_SYSFS: grep_files}
+    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, **dict.fromkeys(LINK_TEMPLATES, grep_files)}
     tables = {ETHTOOL: (ethtool_prio, ethtool_port), HW_COUNTERS: ({}, hw_port)}
 
     def commands(ports: dict[str, str | None]) -> list[str]:
@@ -287,7 +336,7 @@ def ethtool_and_hw_counters(
         def missing(template: str, port: str) -> str:
             return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
 
-        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw, LINK_SYSFS: answer_link}, missing)
+        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw, **LINK_ANSWERS}, missing)
 
     sources = {ETHTOOL: ethtool_source, HW_COUNTERS: hw_source}
     return CounterSpec(
@@ -297,7 +346,7 @@ def ethtool_and_hw_counters(
         sources=sources,
         transport="shell",
         link_commands=link_commands,
-        link_sources={LINK_SYSFS: LINK_SOURCE},
+        link_sources={LINK_SYSFS: LINK_SOURCE, FEC_SHOW: FEC_SOURCE},
         link_reads=LINK_READS,
     )
 
@@ -306,8 +355,14 @@ __all__ = [
     "END_MARK",
     "ETHTOOL",
     "HW_COUNTERS",
+    "FEC_SHOW",
+    "FEC_SOURCE",
+    "LINK_ANSWERS",
     "LINK_READS",
     "LINK_SYSFS",
+    "LINK_SYSFS_V1",
+    "LINK_TEMPLATES",
+    "answer_fec",
     "answer_link",
     "link_commands",
     "read_link",

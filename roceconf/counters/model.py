@@ -58,7 +58,30 @@ LINK_COUNTERS: dict[str, str] = {
     "tx_octets": "bytes sent",
     # a gauge, not a total: read as it is in each sample (RC513 compares it between the two ends and with the intent)
     "speed_bps": "operational speed of the link, bits per second (a gauge: the value read, never a rate)",
+    # a state, not a count: the FEC mode's code (FEC_MODES) as read in each sample (RC517 compares the two ends)
+    "fec_mode": "FEC mode of the port (a code of FEC_MODES: 0 auto, not a mode that can be compared)",
 }
+#: the FEC modes a link end can be read in, by code (``fec_mode``). 0 is ``auto``: the port negotiates its
+#: mode and the answer does not say which one it runs (SONiC's configured ``auto``, ethtool's active ``Auto``)
+FEC_MODES: dict[int, str] = {0: "auto", 1: "off", 2: "fc", 3: "rs", 4: "llrs"}
+#: a FEC mode as the devices print it -> its code: SONiC ``show interfaces status`` (``rs``, ``fc``, ``none``,
+#: ``auto``; sonic-utilities intfutil) and ethtool ``--show-fec`` ("Active FEC encoding: RS", ``BaseR`` (the
+#: Clause 74 Fire-code FEC), ``Off``, ``LLRS``, ``Auto``). ethtool's ``None`` (the driver reports no active
+#: mode) and ``N/A`` are no mode: not read.
+_FEC_WORDS = {"auto": 0, "off": 1, "none": 1, "fc": 2, "baser": 2, "base-r": 2, "fire-code": 2, "rs": 3,
+              "llrs": 4}
+
+
+def fec_mode_code(text: Any, none_is_off: bool = True) -> int | None:
+    """The code (``FEC_MODES``) of a printed FEC mode, None when it is no mode. ``none_is_off``: ``none``
+    means FEC off (SONiC); ethtool prints ``None`` where the driver reports no active mode (not read)."""
+    if not isinstance(text, str):
+        return None
+    w = text.strip().lower()
+    if w == "none" and not none_is_off:
+        return None
+    return _FEC_WORDS.get(w)
+
 #: a speed as the devices print it: ``10 Gb/s``, ``1000 Mb/s`` (NX-OS ``eth_speed``), ``1000mbps``, ``10Gbps``
 #: (Junos ``speed``); anything else (``auto-speed``, ``Auto``, ``Unspecified``) is no speed
 _SPEED = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt])(?:b/s|bps)\s*$", re.IGNORECASE)
@@ -222,9 +245,11 @@ __all__ = [
     "PORT_COUNTERS",
     "PRIO_COUNTERS",
     "PRIO_GAUGES",
+    "FEC_MODES",
     "ROCE_ERRORS",
     "PortCounters",
     "Snapshot",
+    "fec_mode_code",
     "speed_bps",
     "to_int",
 ]

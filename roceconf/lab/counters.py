@@ -26,11 +26,13 @@ Scenarios (``--scenario NAME[@DEVICE[:PORT]]``; without DEVICE every device, wit
 * ``ecmp-imbalance`` (link counters): the port sends 4 times the bytes of the others; without PORT, the
   device's first port;
 * ``speed-mismatch`` (link counters): the port runs at half the speed its cable was laid at
-  (``Lab.set_links(..., speeds=...)``: as a port that came up at a lower speed than its peer).
+  (``Lab.set_links(..., speeds=...)``: as a port that came up at a lower speed than its peer);
+* ``fec-mismatch`` (link counters): the port's FEC mode is Fire-code (``fc``; ethtool ``BaseR``) where every
+  other port runs RS-FEC (only SONiC's and the hosts' answers carry the FEC mode).
 
 Link counters (``roceconf cabling``): every port sends and receives ``LINK_BYTES`` bytes per second, counts no
 FCS errors and no uncorrectable FEC codewords (1,000 corrected per second) and has one carrier transition (the
-link coming up); a port whose cable was laid with a speed (``Lab.set_links(links, speeds)``) runs at it (none
+link coming up), runs RS-FEC; a port whose cable was laid with a speed (``Lab.set_links(links, speeds)``) runs at it (none
 is answered otherwise). Each platform serves the ones its answer carries.
 """
 
@@ -56,6 +58,7 @@ SCENARIOS = (
     "flap",
     "ecmp-imbalance",
     "speed-mismatch",
+    "fec-mismatch",
 )
 #: scenarios that only make sense on one kind of device
 HOST_ONLY = frozenset({"ecn-no-cnp"})
@@ -67,6 +70,8 @@ ECN_RATE, CNP_RATE = 500.0, 480.0
 LOSSY_DROPS = 5.0
 STORM_RATE, STORM_US = 40_000.0, 950_000.0
 DROP_RATE, MISCLASS_RATE = 50.0, 30.0
+#: the FEC modes the lab's ports run (codes of roceconf.counters.model.FEC_MODES): RS-FEC, Fire-code with fec-mismatch
+FEC_RS, FEC_FC = 3, 2
 LINK_BYTES = 1.25e9  # 10 Gb/s each way on every port
 CRC_RATE, FEC_CORRECTED, FEC_UNCORRECTABLE = 200.0, 1_000.0, 50.0
 HOT = 4.0  # ecmp-imbalance: the hot port's bytes, times the others'
@@ -169,6 +174,7 @@ class LabCounters:
         pc.set_link("fec_corrected", c(FEC_CORRECTED))
         pc.set_link("fec_uncorrectable", c(FEC_UNCORRECTABLE if "fec" in active else 0.0))
         pc.set_link("carrier_transitions", 1 + (2 * n if "flap" in active else 0))
+        pc.set_link("fec_mode", FEC_FC if "fec-mismatch" in active else FEC_RS)
         if name in self.speeds:
             pc.set_link("speed_bps", self.speeds[name] // (2 if "speed-mismatch" in active else 1))
         lossless = prof.lossless

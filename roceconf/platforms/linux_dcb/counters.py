@@ -17,10 +17,13 @@ from typing import Any
 
 from roceconf.counters.hostnic import (
     ETHTOOL,
+    FEC_SHOW,
+    FEC_SOURCE,
+    LINK_ANSWERS,
     LINK_READS,
     LINK_SOURCE,
     LINK_SYSFS,
-    answer_link,
+    LINK_TEMPLATES,
     answer_port,
     apply_names,
     command_port,
@@ -101,7 +104,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             body = complete(text)
             if body is not None:
                 whole[cmd] = body
-            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS]):
+            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, *LINK_TEMPLATES]):
                 warnings.append(f"{cmd}: no end mark (a cut answer); not read")
         outputs = whole
         netdev: dict[tuple[str, int], str] = {}
@@ -110,11 +113,11 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
                 netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
         for cmd, text in outputs.items():
-            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS])
+            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, *LINK_TEMPLATES])
             if hit is not None:
                 template, port = hit
-                if template == LINK_SYSFS:
-                    if not read_link(text, ports.setdefault(port, PortCounters())) and text.strip():
+                if template in LINK_TEMPLATES:
+                    if not read_link(text, ports.setdefault(port, PortCounters()), template) and text.strip():
                         warnings.append(f"{cmd}: no link counters found")
                 elif template in (PFC, PFC_TEXT):
                     data = jload(text)
@@ -177,7 +180,7 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             ]
         )
     return answer_port(
-        cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer, LINK_SYSFS: answer_link}, _no_device
+        cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer, **LINK_ANSWERS}, _no_device
     )
 
 
@@ -205,6 +208,6 @@ COUNTERS = CounterSpec(
     sources=SOURCES,
     transport="shell",
     link_commands=link_commands,
-    link_sources={LINK_SYSFS: LINK_SOURCE},
+    link_sources={LINK_SYSFS: LINK_SOURCE, FEC_SHOW: FEC_SOURCE},
     link_reads=LINK_READS,
 )

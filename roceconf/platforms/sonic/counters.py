@@ -11,7 +11,11 @@ outputs are recorded in tests/fixtures/sonic/counters/ (sonic-net/sonic-utilitie
 * link counters (``roceconf cabling``): ``show interfaces counters fec-stats`` (portstat -f): per IFACE
   ``FEC_CORR`` and ``FEC_UNCORR`` codewords, as sonic-utilities' ``tests/portstat_test.py`` records the tool's
   output. FCS errors (``show interfaces counters`` has only RX_ERR, every input error), carrier transitions and
-  byte counts (that table prints rates, not totals) are not read.
+  byte counts (that table prints rates, not totals) are not read. ``show interfaces status`` (intfutil -c
+  status): the operational ``Speed`` (``25G``, ``100M``, ``2.5G``: Mb/s printed by intfutil's
+  ``port_speed_parse``) of a port whose ``Oper`` is ``up`` (a down port shows its configured speed: not read)
+  and its ``FEC`` (the configured mode intfutil takes from APPL_DB's PORT_TABLE: ``rs``, ``fc``, ``none``,
+  ``auto``; ``N/A`` not read), as sonic-utilities' ``tests/intfutil_test.py`` records the tool's output.
 SONiC reports no pause duration in these commands (``show pfc counters --history`` has pause time only where
 the PFC history feature is enabled): storms are judged from the pause frame rate.
 """
@@ -22,7 +26,7 @@ import logging
 import re
 from typing import Any
 
-from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
+from roceconf.counters.model import FEC_MODES, CounterSpec, PortCounters, fec_mode_code, same_commands, to_int
 from roceconf.counters.parsing import priority_of, tables
 
 log = logging.getLogger(__name__)
@@ -37,10 +41,14 @@ COMMANDS = [PFC, QUEUES, WRED, PG_DROP, PFCWD, WATERMARK]
 FEC = "show interfaces counters fec-stats"
 #: ``show interfaces counters fec-stats`` column -> link counter (``_fec_row``)
 FEC_COLUMNS = {"FEC_CORR": "fec_corrected", "FEC_UNCORR": "fec_uncorrectable"}
-LINK_READS = frozenset(FEC_COLUMNS.values())
+STATUS = "show interfaces status"
+LINK_READS = frozenset({*FEC_COLUMNS.values(), "speed_bps", "fec_mode"})
 LINK_SOURCES = {
     FEC: "sonic-utilities tests/portstat_test.py intf_fec_counters: show interfaces counters fec-stats (IFACE, FEC_CORR, FEC_UNCORR)",
+    STATUS: "sonic-utilities tests/intfutil_test.py show_interface_status_output and scripts/intfutil: show interfaces status (Interface, Speed of a port whose Oper is up, FEC configured)",
 }
+#: intfutil's printed speed: Mb/s below 1000 (``100M``), else Gb/s (``25G``, ``2.5G``)
+_SONIC_SPEED = re.compile(r"([0-9]+(?:\.[0-9]+)?)([MG])")
 _REF = "sonic-utilities doc/Command-Reference.md"
 SOURCES = {
     PFC: f"{_REF}: show pfc counters (pfcstat: Port Rx/Port Tx, PFC0-PFC7)",
@@ -69,6 +77,7 @@ _KNOWN = {
         "RX LAST OK/DROP",
     },
     WATERMARK: {"Port", *(f"UC{p}" for p in range(16))},
+    STATUS: {"Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper", "Admin", "Type", "Asym PFC"},
     FEC: {"IFACE", "STATE", "FEC_CORR", "FEC_UNCORR", "FEC_SYMBOL_ERR", "FEC_PRE_BER", "FEC_POST_BER",
           "FEC_PRE_BER_MAX", "FLR(O)", "FLR(P) (Accuracy)", "FEC_MAX_T"},
 }
@@ -132,6 +141,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 elif cmd == FEC:
                     _fec_row(r, ports, backplane)
                     continue
+                elif cmd == STATUS:
+                    _status_row(r, ports, backplane)
+                    continue
                 elif cmd in (PG_DROP, WATERMARK):
                     name = r.get("Port", "")
                     counter = "pg_drops" if cmd == PG_DROP else "queue_watermark_bytes"
@@ -190,6 +202,27 @@ def _fec_row(r: dict[str, str], ports: dict[str, PortCounters], backplane: set[s
         v = to_int(r.get(col, ""))
         if v is not None:
             ports.setdefault(name, PortCounters()).set_link(counter, v)
+
+
+def _status_row(r: dict[str, str], ports: dict[str, PortCounters], backplane: set[str]) -> None:
+    """One ``show interfaces status`` row: the speed of an up port, the configured FEC mode (N/A: not read)."""
+    name = r.get("Interface", "")
+    if not _PORT.fullmatch(name) or name.startswith("PortChannel"):
+        return
+    if BACKPLANE.fullmatch(name):
+        backplane.add(name)
+        return
+    got: dict[str, int] = {}
+    m = _SONIC_SPEED.fullmatch(r.get("Speed", "").strip())
+    if m and r.get("Oper", "").strip() == "up":
+        bps = round(float(m.group(1)) * (10**6 if m.group(2) == "M" else 10**9))
+        if bps > 0:
+            got["speed_bps"] = bps
+    mode = fec_mode_code(r.get("FEC", ""))
+    if mode is not None:
+        got["fec_mode"] = mode
+    for c, v in got.items():
+        ports.setdefault(name, PortCounters()).set_link(c, v)
 
 
 def _natural(name: str) -> tuple[str, int]:
@@ -312,7 +345,23 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             for n in names
         ]
         return _tab(["IFACE", "STATE", "FEC_CORR", "FEC_UNCORR", "FEC_SYMBOL_ERR"], rows) + "\n"
+    if cmd == STATUS:
+        rows = [[n, "0", _speed_text(ports[n].link.get("speed_bps")), "9100",
+                 FEC_MODES.get(ports[n].link.get("fec_mode", -1), "N/A").replace("off", "none"), n, "routed",
+                 "up" if "speed_bps" in ports[n].link else "down", "up", "N/A", "off"] for n in names]
+        return _tab(["Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper", "Admin", "Type",
+                     "Asym PFC"], rows) + "\n"
     return None
+
+
+def _speed_text(bps: int | None) -> str:
+    """intfutil's ``port_speed_parse`` of a speed: ``100M`` below 1 Gb/s, ``25G``, ``2.5G``."""
+    if not bps:
+        return "N/A"
+    mb = bps // 10**6
+    if mb < 1000:
+        return f"{mb}M"
+    return f"{mb / 1000:.1f}G" if mb % 1000 >= 100 else f"{mb // 1000}G"
 
 
 COUNTERS = CounterSpec(
@@ -321,7 +370,7 @@ COUNTERS = CounterSpec(
     simulate=simulate,
     sources=SOURCES,
     transport="cli",
-    link_commands=same_commands([FEC]),
+    link_commands=same_commands([FEC, STATUS]),
     link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )
