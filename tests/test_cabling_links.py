@@ -554,3 +554,68 @@ def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab:
                                      for s in fams["roceconf_cabling_not_observable"].samples}
     page = html.render(html.cabling_map(report, fab))
     assert "RC513" in page and "200 Gb/s" in page
+
+
+# ------------------------------------------------------------------------------------ FEC mode (RC517)
+def test_a_fec_mode_mismatch_is_found_on_both_ends_and_shows_in_every_format(fab: Fabric, tmp_path: Path) -> None:
+    """gpu4:eth0 (linux-dcb, ethtool BaseR) against leaf3:Ethernet8 (SONiC, rs): both ends read a mode and
+    they differ, so each end has the finding (neither is known to be the wrong one); a FEC mode on an end whose
+    far end cannot show one (EOS) is n/a, never ok."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from roceconf.reports import html
+
+    report = run(fab, tmp_path, {"gpu4": [Scenario("fec-mismatch", "eth0")],
+                                 "leaf1": [Scenario("fec-mismatch", "Ethernet49")]})  # EOS: not shown, n/a
+    assert keyed(report) == [("RC517", "gpu4", "eth0"), ("RC517", "leaf3", "Ethernet8")]
+    msgs = {f.device: f.message for f in report.findings}
+    assert msgs == {"gpu4": "eth0 (to leaf3:Ethernet8): FEC fc, the far end FEC rs",
+                    "leaf3": "Ethernet8 (to gpu4:eth0): FEC rs, the far end FEC fc"}
+    assert end(report, "leaf1", "Ethernet49")["fec_mode"] == "n/a"
+    li = next(x for x in report.links if x.a == "gpu4:eth0")
+    assert li.status == "fail" and "RC517" in li.rules and report.exit_code == 1
+    assert [x.status for x in report.links].count("fail") == 1
+    text = format_report(report, "text")
+    assert "gpu4:eth0: error[RC517]: eth0 (to leaf3:Ethernet8): FEC fc, the far end FEC rs" in text
+    assert "eos: info[RC519]: fec_mode is not observable on eos: no sourced counter (fec_mode is not read)" in text
+    assert "RC517" in format_report(report, "markdown")
+    data = json.loads(format_report(report, "json"))
+    chk = next(e for e in data["link_health"] if (e["device"], e["port"]) == ("gpu4", "eth0"))["checks"]
+    assert chk["fec_mode"] == {"status": "finding", "value": None, "reason": "FEC fc, the far end FEC rs",
+                               "mode": "fc"}
+    root = etree.fromstring(format_report(report, "junit").encode())
+    assert root.xpath("//testsuite[@name='gpu4']/testcase[starts-with(@name,'RC517')]/failure")
+    skipped = root.xpath("//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC517')]/skipped")
+    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on eos")
+    fams = {f.name: f for f in text_string_to_metric_families(format_report(report, "prometheus"))}
+    checks = {(s.labels["device"], s.labels["port"], s.labels["check"]): s.labels["status"]
+              for s in fams["roceconf_cabling_link_check"].samples if s.value == 1.0}
+    assert checks[("gpu4", "eth0", "fec_mode")] == "finding" and checks[("gpu3", "eth0", "fec_mode")] == "ok"
+    assert ("leaf1", "Ethernet49", "fec_mode") not in checks  # n/a: no sample
+    page = html.render(html.cabling_map(report, fab))
+    assert "RC517" in page
+
+
+@pytest.mark.parametrize(("mine", "far", "status", "why"), [
+    (3, 3, "ok", None),
+    (3, 2, "finding", "FEC rs, the far end FEC fc"),
+    (1, 3, "finding", "FEC off, the far end FEC rs"),
+    # auto is the mode negotiated (SONiC's configured auto, ethtool's Auto), not one read: no verdict either way
+    (0, 3, "unknown", "auto is the mode negotiated"),
+    (3, 0, "unknown", "auto is the mode negotiated"),
+    (3, None, "unknown", "the far end's FEC mode was not read"),
+    (None, 3, "unknown", "fec_mode missing from sonic's answers"),
+])
+def test_fec_mode_of_one_end_against_the_far_end(fab: Fabric, mine: int | None, far: int | None, status: str,
+                                                 why: str | None) -> None:
+    def snaps(dev: str, port: str, platform: str, mode: int | None) -> list[Snapshot]:
+        link = {} if mode is None else {"fec_mode": mode}
+        return [Snapshot(dev, platform, t, {port: PortCounters(link=dict(link))}) for t in (0.0, 10.0)]
+
+    lh = judge(fab, {"leaf3": snaps("leaf3", "Ethernet8", "sonic", mine),
+                     "gpu4": snaps("gpu4", "eth0", "linux-dcb", far)}, {})
+    c = lh.ends[("leaf3", "Ethernet8")].checks["fec_mode"]
+    assert c.status == status
+    if why:
+        assert why in (c.reason or "")
+    assert [f.rule.id for f in lh.findings if f.rule.id == "RC517"] == (["RC517"] * 2 if status == "finding" else [])

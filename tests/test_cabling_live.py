@@ -134,19 +134,24 @@ LINK_SCENARIOS = {
     "flap@gpu4:eth0": ("RC512", "gpu4", "eth0"),  # linux-dcb
     "fec@leaf3:Ethernet248": ("RC511", "leaf3", "Ethernet248"),  # SONiC
     "ecmp-imbalance@leaf1:Ethernet50": ("RC520", "leaf1", "Ethernet50"),  # EOS
-    "speed-mismatch@leaf1:Ethernet1": ("RC513", "leaf1", "Ethernet1"),  # EOS (its far end, a host: speed n/a)
+    "speed-mismatch@leaf1:Ethernet1": ("RC513", "leaf1", "Ethernet1"),  # EOS (its far end, a host, at the intent's)
     "speed-mismatch@spine1:Ethernet1/2": ("RC513", "spine1", "Ethernet1/2"),  # NX-OS
     "speed-mismatch@spine2:et-0/0/3": ("RC513", "spine2", "et-0/0/3"),  # Junos (its far end, EOS, runs at the intent's)
+    "speed-mismatch@leaf3:Ethernet8": ("RC513", "leaf3", "Ethernet8"),  # SONiC (show interfaces status)
+    "speed-mismatch@gpu2:eth0": ("RC513", "gpu2", "eth0"),  # ConnectX (sysfs speed)
 }
+#: scenarios whose finding is on both ends of the link: fec-mismatch on a bnxt host's NIC facing SONiC (neither
+#: end's mode is known to be the wrong one)
+BOTH_ENDS = {"fec-mismatch@gpu3:eth0": [("RC517", "gpu3", "eth0"), ("RC517", "leaf3", "Ethernet0")]}
 
 
 #: (platform, check) not observable there (no sourced counter: CounterSpec.link_reads), RC519 once each; ECMP
 #: only where the lab has a group (the leaves)
-NOT_OBSERVABLE = sorted([("eos", "fec"), ("nxos", "fec"), ("nxos", "flaps"), ("junos", "fec"), ("sonic", "fcs"),
-                         ("sonic", "flaps"), ("sonic", "speed"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"),
-                         ("nvue", "flaps"), ("nvue", "speed"), ("nvue", "ecmp"), ("connectx", "fec"),
-                         ("connectx", "speed"), ("bnxt", "fec"), ("bnxt", "speed"), ("linux-dcb", "fec"),
-                         ("linux-dcb", "speed")])
+NOT_OBSERVABLE = sorted([("eos", "fec"), ("eos", "fec_mode"), ("nxos", "fec"), ("nxos", "flaps"),
+                         ("nxos", "fec_mode"), ("junos", "fec"), ("junos", "fec_mode"), ("sonic", "fcs"),
+                         ("sonic", "flaps"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"), ("nvue", "flaps"),
+                         ("nvue", "speed"), ("nvue", "fec_mode"), ("nvue", "ecmp"), ("connectx", "fec"),
+                         ("bnxt", "fec"), ("linux-dcb", "fec")])
 
 
 @SHARED_LAB
@@ -171,8 +176,12 @@ def test_the_healthy_lab_with_link_counters_gives_ok_links_and_exit_0(
     states = {(e["device"], k): c["status"] for e in data["link_health"] for k, c in e["checks"].items()}
     assert set(states.values()) == {"ok", "n/a"}  # nothing unknown: every check a platform reads was judged
     platform = {d["device"]: d["platform"] for d in data["devices"]}
-    assert sorted({(platform[d], k) for (d, k), st in states.items() if st == "n/a"}
-                  | {(platform[g["device"]], "ecmp") for g in data["ecmp"] if g["status"] == "n/a"}) == NOT_OBSERVABLE
+    # fec_mode is also n/a on an end whose far end's platform cannot show it (that platform's note, not its own)
+    assert sorted({(platform[d], k) for (d, k), st in states.items() if st == "n/a" and k != "fec_mode"}
+                  | {(platform[g["device"]], "ecmp") for g in data["ecmp"] if g["status"] == "n/a"}) == [
+        n for n in NOT_OBSERVABLE if n[1] != "fec_mode"]
+    by_end = {(e["device"], e["port"]): e["checks"]["fec_mode"]["status"] for e in data["link_health"]}
+    assert by_end[("gpu3", "eth1")] == "n/a" and by_end[("gpu3", "eth0")] == by_end[("leaf3", "Ethernet0")] == "ok"
     assert sorted((n["platform"], n["check"]) for n in data["not_observable"]) == NOT_OBSERVABLE
     assert {e["status"] for e in data["link_health"] if e["device"] == "leaf2"} == {"n/a"}  # NVUE: no check at all
     assert {g["device"]: g["status"] for g in data["ecmp"]} == {"leaf1": "ok", "leaf2": "n/a", "leaf3": "n/a",
@@ -189,7 +198,7 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     what is observable; the saved samples replay offline (--counters) to the same findings."""
     lab_, inv = cabled
     blind = ["crc@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
-    lab_.set_scenarios([*LINK_SCENARIOS, *blind])
+    lab_.set_scenarios([*LINK_SCENARIOS, *BOTH_ENDS, *blind])
     env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
     saved_lldp, saved, out = tmp_path / "lldp", tmp_path / "counters", tmp_path / "live.json"
     try:
@@ -201,7 +210,8 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
         lab_.set_scenarios([])
     assert proc.returncode == 1, proc.stderr
     live = json.loads(out.read_text())
-    assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(LINK_SCENARIOS.values())
+    assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(
+        [*LINK_SCENARIOS.values(), *(f for fs in BOTH_ENDS.values() for f in fs)])
     ends = {(e["device"], e["port"]): e["checks"] for e in live["link_health"]}
     assert ends[("leaf2", "swp1")]["fcs"]["status"] == "n/a"
     assert ends[("leaf3", "Ethernet0")]["fcs"]["status"] == "n/a"
@@ -209,7 +219,7 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     # the links fail exactly where a link health finding is (RC520 is its group's, not a link's), every other
     # one is ok (nothing unknown in the lab)
     failed = {(li["a"], li["b"]) for li in live["links"] if li["status"] == "fail"}
-    hit = {f"{d}:{p}" for r, d, p in LINK_SCENARIOS.values() if r != "RC520"}
+    hit = {f"{d}:{p}" for r, d, p in [*LINK_SCENARIOS.values(), *BOTH_ENDS["fec-mismatch@gpu3:eth0"]] if r != "RC520"}
     assert failed == {(li["a"], li["b"]) for li in live["links"] if {li["a"], li["b"]} & hit}
     assert {li["status"] for li in live["links"]} <= {"ok", "fail"}
     offline = subprocess.run([str(BIN / "roceconf"), "cabling", str(LAB_INTENT), "--lldp", str(saved_lldp),
