@@ -20,7 +20,9 @@ What is read (nothing roceconf-specific is needed on a switch):
 * credentials: ``ansible_user``, ``ansible_password`` (vault), ``ansible_ssh_private_key_file``, the SSH agent
   (``SSH_AUTH_SOCK``; ``roceconf_ssh_agent: false`` turns it off), ``ProxyJump`` / ``-J`` /
   ``ProxyCommand`` in ``ansible_ssh_common_args`` / ``ansible_ssh_extra_args``; ``ROCECONF_USERNAME`` /
-  ``ROCECONF_PASSWORD`` only where the inventory has none.
+  ``ROCECONF_PASSWORD`` only where the inventory has none;
+* LLDP agent of a host (``roceconf cabling``): ``roceconf_lldp_agent`` - ``lldpd`` (default: ``lldpctl -f json``)
+  or ``lldptool`` (open-lldp: ``lldptool -t -n -i PORT`` for each of the intent's ports of the host).
 
 The variable names follow ansible.netcommon's httpapi / network_cli / netconf connection plugins and
 ansible-core's ssh connection plugin (their documented ``vars:``).
@@ -48,6 +50,7 @@ CONNECTION_VARS: tuple[str, ...] = (
     "roceconf_platform",
     "roceconf_transport",
     "roceconf_ssh_agent",
+    "roceconf_lldp_agent",
     "platform",
     "transport",
     "ansible_network_os",
@@ -274,6 +277,11 @@ def target_from_vars(
         )
         if command:
             target.extra["proxy_command"] = command
+        agent_lldp = text("roceconf_lldp_agent")
+        if agent_lldp is not None:
+            if agent_lldp not in ("lldpd", "lldptool"):
+                raise ValueError(f"roceconf_lldp_agent {agent_lldp!r}: lldpd or lldptool")
+            target.extra["lldp_agent"] = agent_lldp
         if transport == "ssh":  # the OpenSSH client config, as ssh reads it (-F FILE, else ~/.ssh/config)
             apply_ssh_config(target, os.path.expanduser(config) if config else None, env)
         if not target.username:

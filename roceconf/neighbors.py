@@ -13,6 +13,11 @@ Sources of the shared formats:
   several are a list of one-key objects (``"interface": [{"eth0": {...}}, {"eth1": {...}}]``). The
   chassis is keyed by the system name; ``port.id`` has a ``type`` (``ifname``, ``mac``, ``local``) and a
   ``value``; ``port.descr`` is the port description.
+* ``lldptool -t -n -i PORT`` (open-lldp's lldpad, the TLVs received on PORT; lldptool(8)): one header line per
+  TLV ending in ``TLV`` (``Chassis ID TLV``, ``Port ID TLV``, ``System Name TLV``, ``Port Description TLV``,
+  ...), its value on the tab-indented lines below, the ID TLVs' values led by their subtype (``MAC: ...``,
+  ``Ifname: ...``), a multi-line system description continued on unindented lines; as the recordings in the
+  Apache-2.0 test data of redhat-cip/hardware show it (tests/fixtures/linux-dcb/lldp/real/).
 * napalm ``get_lldp_neighbors_detail`` (napalm/base/base.py docstring; napalm's own test data under
   ``test/<driver>/mocked_data/test_get_lldp_neighbors_detail/``, Apache-2.0): ``{local_port: [{
   "remote_system_name", "remote_port", "remote_port_description", "remote_chassis_id", ...}]}``.
@@ -79,7 +84,8 @@ class LldpSpec:
     * ``canonical(name)``: an interface name of this platform as the intent writes it (``Eth2/1`` ->
       ``Ethernet2/1`` on NX-OS), so names read from LLDP compare with the intent's;
     * ``sources``: command -> the document that defines its output;
-    * ``transport``: ``eapi-json``, ``cli`` or ``shell``, as for counters (:mod:`roceconf.counters.model`).
+    * ``transport``: ``eapi-json``, ``cli`` or ``shell``, as for counters (:mod:`roceconf.counters.model`);
+    * ``port_commands(ports)``: the per-port commands of an alternative agent (``lldptool`` on hosts), or None.
     """
 
     commands: tuple[str, ...]
@@ -88,11 +94,17 @@ class LldpSpec:
     sources: dict[str, str]
     canonical: Callable[[str], str] = str
     transport: str = "cli"
+    #: the per-port commands of an alternative LLDP agent (hosts: open-lldp's ``lldptool``), sent instead of
+    #: ``commands`` where the inventory says so (``roceconf_lldp_agent: lldptool``); None: no alternative
+    port_commands: Callable[[list[str]], tuple[str, ...]] | None = None
 
 
 #: the key of a saved napalm ``get_lldp_neighbors_detail`` result in a saved LLDP file
 NAPALM = "napalm get_lldp_neighbors_detail"
 LLDPCTL = "lldpctl -f json"
+#: open-lldp's neighbour TLVs of one port (hosts whose LLDP agent is lldpad: ``roceconf_lldp_agent: lldptool``)
+LLDPTOOL = "lldptool -t -n -i {port}"
+_LLDPTOOL = re.compile(r"^lldptool -t -n -i (\S+)$")
 
 
 def _text(value: Any) -> str:
@@ -216,8 +228,61 @@ def simulate_lldpctl(neighbours: list[Neighbor]) -> str:
     return json.dumps({"lldp": {"interface": interface} if entries else {}}, indent=2) + "\n"
 
 
-def lldpctl_spec(transport: str, sources: dict[str, str] | None = None) -> LldpSpec:
-    """The LLDP reader of a platform whose LLDP agent is lldpd (hosts, Cumulus Linux / NVUE, SONiC)."""
+# ------------------------------------------------------------------------------------------- lldptool
+_TLV = {"Chassis ID TLV": "chassis", "Port ID TLV": "port", "System Name TLV": "name",
+        "Port Description TLV": "descr"}
+
+
+def parse_lldptool(text: str, local_port: str) -> Parsed:
+    """``lldptool -t -n -i PORT`` (open-lldp) -> the neighbour on PORT (none where the output is empty)."""
+    what = LLDPTOOL.format(port=local_port)
+    got: dict[str, str] = {}
+    tlvs = 0
+    key: str | None = None
+    for line in text.replace("\r", "").split("\n"):
+        if not line.strip():
+            continue
+        if not line.startswith("\t") and line.rstrip().endswith("TLV"):
+            tlvs += 1
+            key = _TLV.get(line.strip())
+            continue
+        if key is None or not line.startswith("\t") or key in got:
+            continue  # another TLV's value, a continued description, or a second value line
+        value = line.strip()
+        if key in ("chassis", "port"):
+            sub, sep, rest = value.partition(":")
+            # the subtype label before the value (``MAC: 00:...``, ``Ifname: gi1/1``); a MAC has colons too
+            value = rest.strip() if sep and " " not in sub.strip() and not _MAC.fullmatch(value) else value
+        got[key] = value
+    if not tlvs:
+        return [], ([f"{what}: no TLV found"] if text.strip() else [])
+    if "port" not in got and "name" not in got:
+        return [], [f"{what}: no Port ID or System Name TLV"]
+    return [Neighbor(local_port, got.get("name", ""), got.get("port", ""), got.get("descr", ""),
+                     got.get("chassis", ""))], []
+
+
+def simulate_lldptool(neighbours: list[Neighbor]) -> str:
+    """``lldptool -t -n -i PORT`` for the neighbour on that port, as lldptool prints the TLVs it received."""
+    out = []
+    for n in neighbours[:1]:  # lldpad keeps one neighbour per port and agent
+        kind = "MAC" if _MAC.fullmatch(n.port_id) else "Ifname"
+        out += ["Chassis ID TLV", f"\tMAC: {n.chassis_id}", "Port ID TLV", f"\t{kind}: {n.port_id}",
+                "Time to Live TLV", "\t120"]
+        if n.port_descr:
+            out += ["Port Description TLV", f"\t{n.port_descr}"]
+        out += ["System Name TLV", f"\t{n.system_name}", "End of LLDPDU TLV"]
+    return "".join(line + "\n" for line in out)
+
+
+def lldptool_commands(ports: list[str]) -> tuple[str, ...]:
+    """The per-port commands of a host whose LLDP agent is lldpad (``roceconf_lldp_agent: lldptool``)."""
+    return tuple(LLDPTOOL.format(port=p) for p in ports)
+
+
+def lldpctl_spec(transport: str, sources: dict[str, str] | None = None, lldptool: bool = False) -> LldpSpec:
+    """The LLDP reader of a platform whose LLDP agent is lldpd (hosts, Cumulus Linux / NVUE, SONiC); with
+    ``lldptool`` (hosts) it also reads open-lldp's ``lldptool -t -n -i PORT`` answers, one per port."""
 
     def parse(outputs: dict[str, str]) -> Parsed:
         if LLDPCTL in outputs:
@@ -226,17 +291,39 @@ def lldpctl_spec(transport: str, sources: dict[str, str] | None = None) -> LldpS
             text = outputs[LLDPCTL]
             body = complete(text)
             return parse_lldpctl(text if body is None else body)
-        return [], [f"no output of {LLDPCTL!r}"]
+        per_port = {m.group(1): t for c, t in outputs.items() if lldptool and (m := _LLDPTOOL.match(" ".join(c.split())))}
+        if per_port:
+            out: list[Neighbor] = []
+            warnings: list[str] = []
+            for port, text in per_port.items():
+                body = complete(text)
+                if body is None and text.strip():  # a cut answer could have lost its System Name line
+                    warnings.append(f"{LLDPTOOL.format(port=port)}: no end mark (a cut answer); not read")
+                    continue
+                got, w = parse_lldptool(body or "", port)
+                out += got
+                warnings += w
+            return out, warnings
+        return [], [f"no output of {LLDPCTL!r}" + (" nor of lldptool -t -n -i PORT" if lldptool else "")]
 
     def simulate(command: str, neighbours: list[Neighbor], hostname: str) -> str | None:
-        return simulate_lldpctl(neighbours) if " ".join(command.split()) == LLDPCTL else None
+        cmd = " ".join(command.split())
+        if cmd == LLDPCTL:
+            return simulate_lldpctl(neighbours)
+        m = _LLDPTOOL.match(cmd) if lldptool else None
+        return simulate_lldptool([n for n in neighbours if n.local_port == m.group(1)]) if m else None
 
+    src = sources or {LLDPCTL: "lldpd: lldpctl(8) -f json; src/client/json_writer.c"}
+    if lldptool:
+        src = {**src, LLDPTOOL: "open-lldp lldptool(8): -t -n -i PORT (neighbour TLVs); recordings in "
+                                "redhat-cip/hardware's test data"}
     return LldpSpec(
         commands=(LLDPCTL,),
         parse=parse,
         simulate=simulate,
-        sources=sources or {LLDPCTL: "lldpd: lldpctl(8) -f json; src/client/json_writer.c"},
+        sources=src,
         transport=transport,
+        port_commands=lldptool_commands if lldptool else None,
     )
 
 
@@ -253,13 +340,17 @@ def with_napalm(parse: Callable[[dict[str, str]], Parsed]) -> Callable[[dict[str
 
 __all__ = [
     "LLDPCTL",
+    "LLDPTOOL",
     "NAPALM",
     "LldpSpec",
     "Neighbor",
     "lldpctl_spec",
+    "lldptool_commands",
     "parse_lldpctl",
+    "parse_lldptool",
     "parse_napalm",
     "simulate_lldpctl",
+    "simulate_lldptool",
     "simulate_napalm",
     "with_napalm",
 ]

@@ -83,6 +83,43 @@ def test_the_lab_as_cabled_confirms_every_link_on_every_platform(fab: Fabric, ca
 
 
 @SHARED_LAB
+def test_hosts_whose_inventory_says_lldptool_are_read_with_lldptool(fab: Fabric, cabled: tuple[Lab, Path],
+                                                                   creds: tuple[str, str], tmp_path: Path) -> None:
+    """``roceconf_lldp_agent: lldptool`` on two hosts: they are asked ``lldptool -t -n -i PORT`` for each of
+    their ports instead of ``lldpctl -f json`` and give the same neighbours (a crossed rail is found the same)."""
+    import yaml
+
+    lab_, inv = cabled
+    data = yaml.safe_load(inv.read_text())
+
+    marked = []
+
+    def hosts(node: dict) -> None:
+        for name, hv in (node.get("hosts") or {}).items():
+            if name in ("gpu3", "gpu4") and isinstance(hv, dict):  # where its variables are (not a group's list)
+                hv["roceconf_lldp_agent"] = "lldptool"
+                marked.append(name)
+        for child in (node.get("children") or {}).values():
+            hosts(child or {})
+
+    for top in data.values():
+        hosts(top)
+    assert sorted(marked) == ["gpu3", "gpu4"]
+    inv2 = tmp_path / "inventory.yml"
+    inv2.write_text(yaml.safe_dump(data))
+    lab_.set_scenarios(["crossed-rail@gpu4"])
+    try:
+        report = run(fab, inv2, creds, save_dir=tmp_path / "lldp")
+    finally:
+        lab_.set_scenarios([])
+    assert keyed(report) == SCENARIOS["crossed-rail@gpu4"]
+    saved = json.loads((tmp_path / "lldp" / "gpu3.lldp.json").read_text())["outputs"]
+    assert sorted(saved) == ["lldptool -t -n -i eth0", "lldptool -t -n -i eth1"]
+    assert "lldpctl -f json" in json.loads((tmp_path / "lldp" / "gpu1.lldp.json").read_text())["outputs"]
+    assert all(len(d.neighbours) == 2 for d in report.devices if d.device in ("gpu3", "gpu4"))
+
+
+@SHARED_LAB
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_each_cabling_scenario_gives_exactly_its_findings(fab: Fabric, cabled: tuple[Lab, Path],
                                                           creds: tuple[str, str], scenario: str) -> None:

@@ -132,3 +132,34 @@ def test_a_host_bundle_end_mark_is_dropped_and_a_cut_answer_is_not_read() -> Non
     assert spec.parse({LLDPCTL: with_end(text)})[0][0].system_name == "ns-2.example.com"
     got, warnings = spec.parse({LLDPCTL: text[: len(text) // 2]})  # cut short, no end mark
     assert got == [] and warnings and "not JSON" in warnings[0]
+
+
+# ------------------------------------------------------------------------------------ lldptool (open-lldp)
+@pytest.mark.parametrize("platform", ["connectx", "bnxt", "linux-dcb"])
+def test_lldptool_recorded_by_redhat_cip_hardware(platform: str) -> None:
+    """open-lldp's ``lldptool -t -n -i PORT`` on two real hosts: the neighbour's name, port and chassis, the same
+    Neighbor rows lldpctl gives (a continued system description and DCBX / PoE TLVs are skipped)."""
+    from roceconf.counters.hostnic import with_end
+
+    spec = platforms.lldp(platform)
+    tin, tin2 = ((FIX / "linux-dcb" / "lldp" / "real" / f).read_text() for f in ("lldptool_tin.txt", "lldptool_tin2.txt"))
+    got, warnings = spec.parse({"lldptool -t -n -i eth0": with_end(tin), "lldptool -t -n -i eth1": with_end(tin2),
+                                "lldptool -t -n -i eth2": with_end("")})  # no neighbour on eth2: no row
+    assert warnings == []
+    assert got == [Neighbor("eth0", "Switch POD", "gi1/1", "gigabitethernet1/1", "f8:b1:56:15:e6:c6"),
+                   Neighbor("eth1", "AC3K-51D4-05.local.odcnoord.nl", "Ethernet1/14", "SRV-51D4-14",
+                            "58:f3:9c:81:ad:95")]
+    assert got[1].port_name() == "Ethernet1/14"
+    # the lab's answer reads back to the same rows; a cut answer (no end mark) is not read
+    assert spec.parse({"lldptool -t -n -i eth0": with_end(spec.simulate("lldptool -t -n -i eth0", got, "h"))}) == (
+        got[:1], [])
+    cut, why = spec.parse({"lldptool -t -n -i eth0": tin[:60]})
+    assert cut == [] and why == ["lldptool -t -n -i eth0: no end mark (a cut answer); not read"]
+    assert spec.port_commands(["eth0", "eth1"]) == ("lldptool -t -n -i eth0", "lldptool -t -n -i eth1")
+    assert spec.parse({"lldptool -t -n -i eth0": with_end("Agent instance not found\n")}) == (
+        [], ["lldptool -t -n -i eth0: no TLV found"])
+
+
+def test_lldptool_is_a_host_reader_only() -> None:
+    assert platforms.lldp("nvue").port_commands is None and platforms.lldp("sonic").port_commands is None
+    assert platforms.lldp("nvue").parse({"lldptool -t -n -i swp1": "Chassis ID TLV\n\tMAC: 00:00:00:00:00:01\n"})[0] == []

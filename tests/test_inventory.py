@@ -328,3 +328,13 @@ def test_lab_inventory_verifies_tls(lab: Lab, tmp_path: Path) -> None:
         [*cmd, "--ca-file", str(bad), "--no-verify-tls"], env=env, capture_output=True, text=True, timeout=120
     )
     assert res.returncode == 0, res.stdout + res.stderr  # the explicit opt-out
+
+
+def test_the_lldp_agent_of_a_host_is_lldpd_or_lldptool() -> None:
+    """``roceconf_lldp_agent`` (roceconf cabling): lldptool makes a host answer per-port lldptool commands; any
+    other word is a bad connection variable (the host is unknown with the reason, never read another way)."""
+    host = {"roceconf_platform": "connectx", "ansible_host": "10.0.0.5"}
+    assert target_from_vars("gpu1", host).extra.get("lldp_agent") is None
+    assert target_from_vars("gpu1", {**host, "roceconf_lldp_agent": "lldptool"}).extra["lldp_agent"] == "lldptool"
+    bad = target_from_vars("gpu1", {**host, "roceconf_lldp_agent": "cdp"})
+    assert bad.problem == "bad connection variable: roceconf_lldp_agent 'cdp': lldpd or lldptool"

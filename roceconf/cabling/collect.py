@@ -49,9 +49,14 @@ def read_device(dev: DeviceSpec, target: Target | None, *, timeout: float, retri
         spec = platforms.lldp(dev.platform)
         if not spec.commands:
             raise CollectError(f"no live LLDP reader for {dev.platform}: save its LLDP output for --lldp", retry=False)
+        commands = list(spec.commands)
+        if target.extra.get("lldp_agent") == "lldptool":
+            if spec.port_commands is None:
+                raise CollectError(f"roceconf_lldp_agent lldptool: {dev.platform} has no lldptool reader", retry=False)
+            commands = list(spec.port_commands(list(dev.ports)))
         outputs, _n = read_with_retries(
             target, None, timeout, retries,
-            reader=lambda: read_commands(target, list(spec.commands), timeout, spec.transport),
+            reader=lambda: read_commands(target, commands, timeout, spec.transport),
         )
         source = f"{target.host}:{target.port}" if target.port else target.host
         return parsed(dev, outputs, source), outputs
