@@ -619,3 +619,24 @@ def test_fec_mode_of_one_end_against_the_far_end(fab: Fabric, mine: int | None, 
     if why:
         assert why in (c.reason or "")
     assert [f.rule.id for f in lh.findings if f.rule.id == "RC517"] == (["RC517"] * 2 if status == "finding" else [])
+
+
+@pytest.mark.parametrize("platform", ["connectx", "bnxt", "linux-dcb"])
+def test_host_speed_is_sysfs_mb_per_s_and_a_down_link_has_none(platform: str) -> None:
+    """/sys/class/net/<p>/speed is Mb/s (sysfs-class-net); a link that is down gives no line (the kernel refuses
+    the read) or the driver's -1: no speed, so RC513 is unknown there, never ok. A sample saved before the speed
+    was read (the older sysfs command) still reads its counters."""
+    from roceconf.counters.hostnic import LINK_SYSFS, LINK_SYSFS_V1
+
+    spec = platforms.counters(platform)
+    up = ("/sys/class/net/eth0/carrier_changes:3\n/sys/class/net/eth0/speed:25000\n"
+          "/sys/class/net/eth0/statistics/rx_crc_errors:0\n")
+    down = "/sys/class/net/eth1/carrier_changes:4\n/sys/class/net/eth1/speed:-1\n"
+    old = "/sys/class/net/eth2/carrier_changes:5\n/sys/class/net/eth2/statistics/rx_bytes:10\n"
+    ports, warnings = spec.parse({LINK_SYSFS.format(port="eth0"): with_end(up),
+                                  LINK_SYSFS.format(port="eth1"): with_end(down),
+                                  LINK_SYSFS_V1.format(port="eth2"): with_end(old)})
+    assert warnings == []
+    assert ports["eth0"].link == {"carrier_transitions": 3, "speed_bps": 25 * 10**9, "fcs_errors": 0}
+    assert ports["eth1"].link == {"carrier_transitions": 4}
+    assert ports["eth2"].link == {"carrier_transitions": 5, "rx_octets": 10}

@@ -5,7 +5,7 @@ Each part of a link is ``ok``, ``fail`` or ``unknown`` (link health also ``n/a``
 every part that was asked for is ok, else ``unknown`` (a part not read is never taken for ok).
 
 * cabling: the LLDP verdict (:mod:`.verdict`);
-* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps, speed); the link's is the worse end's, an
+* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps, speed, FEC mode); the link's is the worse end's, an
   ``n/a`` end (no check observable on its platform, RC519) left out; ``n/a`` when both ends are, and then the
   part is left out of the link's verdict;
 * health (``--health REPORT.json``, a ``roceconf health --format json`` report): an end is ``fail`` when the

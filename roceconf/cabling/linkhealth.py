@@ -1,10 +1,11 @@
-"""Link health (RC510-RC513) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
+"""Link health (RC510-RC513, RC517) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
 
-Each end of every intent link is judged on four checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
+Each end of every intent link is judged on five checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
 the reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps``
 (carrier transitions, RC512), judged on the rates between consecutive samples of that port, and ``speed``
 (RC513): the operational speed read (the last sample holding it) against the intent's port speed, or against
-the far end's speed read where the intent gives the two ends different speeds.
+the far end's speed read where the intent gives the two ends different speeds, and ``fec_mode`` (RC517): the FEC
+mode read against the far end's (``auto`` at either end is unknown: the mode negotiated is not in the answers).
 
 A check whose counter the platform never reads (``CounterSpec.link_reads``: no sourced counter) is ``n/a``:
 not observable there, said once per platform and check (RC519, :func:`not_observable`), and left out of the
