@@ -282,12 +282,12 @@ def _fec_mode(snaps: list[Snapshot], port: str, platform: str, far_platform: str
     if "fec_mode" not in link_reads(platform):
         return Check(NA, reason=na_reason(platform, "fec_mode"))
     mine = _mode_read(snaps, port)
-    if mine is None:
-        return Check("unknown", reason=f"fec_mode missing from {platform}'s answers for this port")
-    shown = FEC_MODES.get(mine, "?")
+    shown = None if mine is None else FEC_MODES.get(mine, "?")
     if far_platform is not None and "fec_mode" not in link_reads(far_platform):
         return Check(NA, reason=f"the far end's FEC mode is not observable on {far_platform}: nothing to compare "
-                                f"with (this end: {shown})", mode=shown)
+                                f"with (this end: {shown or 'not read'})", mode=shown)
+    if mine is None:
+        return Check("unknown", reason=f"fec_mode missing from {platform}'s answers for this port")
     if far is None:
         return Check("unknown", reason=f"this end {shown}, the far end's FEC mode was not read", mode=shown)
     if mine == 0 or far == 0:
