@@ -84,7 +84,7 @@ def end(report, device: str, port: str) -> dict[str, str]:
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
 BLIND = {"eos": {"fec"}, "nxos": {"fec", "flaps"}, "junos": {"fec"}, "sonic": {"fcs", "flaps", "speed", "ecmp"},
-         "nvue": {"fcs", "fec", "flaps", "speed", "ecmp"}, "connectx": {"fec", "speed"}, "bnxt": {"fec", "speed"},
+         "nvue": {"fec"}, "connectx": {"fec", "speed"}, "bnxt": {"fec", "speed"},
          "linux-dcb": {"fec", "speed"}}
 
 
@@ -97,28 +97,26 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}  # NX-OS
     assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # Junos
     assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "n/a"}  # SONiC
-    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a"}  # NVUE
+    assert end(report, "leaf2", "swp31") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # NVUE
     for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
         assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a"}
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
-    # an end with no observable check is n/a; its link is judged on the other end
-    assert report.link.ends[("leaf2", "swp31")].status == "n/a"
-    assert report.link.ends[("spine1", "Ethernet1/2")].status == "ok"
-    li = next(x for x in report.links if x.a == "leaf2:swp31")
-    assert li.parts["link_health"]["status"] == "ok" and li.parts["link_health"]["a"]["status"] == "n/a"
+    # an end with a n/a check is judged on what is observable (ok), never n/a as a whole
+    assert report.link.ends[("leaf3", "Ethernet248")].status == "ok"
+    assert report.link.ends[("leaf2", "swp31")].status == "ok"
     # everything observable is ok: every link is ok and the run exits 0
     assert [li.status for li in report.links] == ["ok"] * 16 and report.exit_code == 0
     groups = {g.device: (g.status, g.max_over_mean) for g in report.link.groups}
-    assert groups == {"leaf1": ("ok", 1.0), "leaf2": ("n/a", None), "leaf3": ("n/a", None), "leaf4": ("ok", 1.0)}
+    assert groups == {"leaf1": ("ok", 1.0), "leaf2": ("ok", 1.0), "leaf3": ("n/a", None), "leaf4": ("ok", 1.0)}
     # RC519 once per platform and check, exactly what the platforms cannot observe
     notes = {(n.platform, n.check) for n in report.link.not_observable}
-    assert notes == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p in ("sonic", "nvue")}
+    assert notes == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p == "sonic"}
     assert len(report.link.not_observable) == len(notes)
     text = format_report(report, "text")
-    assert "nvue: info[RC519]: fcs is not observable on nvue: no sourced counter (fcs_errors is not read); n/a on " \
-        "4 link end(s) of leaf2" in text
-    assert "nvue: link health n/a on 4 link end(s) of leaf2: no link check is observable on nvue (RC519)" in text
+    assert "nvue: info[RC519]: fec is not observable on nvue: no sourced counter (fec_uncorrectable is not read); " \
+        "n/a on 4 link end(s) of leaf2" in text
+    assert "link health n/a on" not in text  # every platform now observes some check
     assert "16 links: 16 ok, 0 with findings, 0 unknown" in text and "unknown:" not in text
 
 
@@ -175,17 +173,17 @@ def test_a_counter_spec_that_declares_no_counter_or_half_is_refused() -> None:
 
 #: scenario -> (the devices and ports it is set on, its exact findings): every platform that can show it
 SHOWN = {
-    "crc": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "gpu1:eth0", "gpu3:eth1", "gpu4:eth1"],
-            "RC510"),
-    "flap": (["leaf4:Ethernet50", "spine2:et-0/0/2", "gpu2:eth1", "gpu3:eth0", "gpu4:eth0"], "RC512"),
+    "crc": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf2:swp1", "gpu1:eth0", "gpu3:eth1",
+             "gpu4:eth1"], "RC510"),
+    "flap": (["leaf4:Ethernet50", "spine2:et-0/0/2", "leaf2:swp2", "gpu2:eth1", "gpu3:eth0", "gpu4:eth0"], "RC512"),
     "fec": (["leaf3:Ethernet248"], "RC511"),
-    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos
-    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1"], "RC513"),
+    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos, NVUE
+    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf2:swp1"], "RC513"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
-NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
-             "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
-             "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"]}  # NVUE, SONiC, a host: speed n/a
+NOT_SHOWN = {"crc": ["leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
+             "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3", "leaf2:swp31"],
+             "speed-mismatch": ["leaf3:Ethernet0", "gpu3:eth0"]}  # SONiC, a host: speed n/a
 CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed"}
 
 
@@ -211,13 +209,15 @@ def test_each_link_scenario_gives_exactly_its_finding_on_every_platform_that_sho
 
 
 def test_ecmp_imbalance_names_the_hot_member_and_a_group_without_bytes_is_na(fab: Fabric, tmp_path: Path) -> None:
-    sc = {"leaf1": [Scenario("ecmp-imbalance", "Ethernet50")], "leaf2": [Scenario("ecmp-imbalance", "swp31")]}
+    sc = {"leaf1": [Scenario("ecmp-imbalance", "Ethernet50")], "leaf2": [Scenario("ecmp-imbalance", "swp31")],
+          "leaf3": [Scenario("ecmp-imbalance", "Ethernet248")]}
     report = run(fab, tmp_path, sc)
-    assert keyed(report) == [("RC520", "leaf1", "Ethernet50")]
+    assert keyed(report) == [("RC520", "leaf1", "Ethernet50"), ("RC520", "leaf2", "swp31")]  # EOS, NVUE
     g = {g.device: g for g in report.link.groups}
     assert g["leaf1"].status == "finding" and round(g["leaf1"].max_over_mean, 3) == 1.6  # 4 / mean(1, 4)
     assert round(g["leaf1"].cv, 3) == 0.6
-    assert g["leaf2"].status == "n/a" and g["leaf2"].reason.startswith("not observable on nvue")  # no bytes read
+    assert g["leaf2"].status == "finding" and round(g["leaf2"].max_over_mean, 3) == 1.6
+    assert g["leaf3"].status == "n/a" and g["leaf3"].reason.startswith("not observable on sonic")  # no bytes read
     msg = report.findings[0].message
     assert "Ethernet50 sends 5000.0 MB/s, 1.60x the mean" in msg
     assert msg.endswith("; roceconf check finds no hash polarization (RC213)")  # the lab's tiers have own seeds
@@ -381,13 +381,14 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert [(f["rule"], f["device"], f["port"]) for f in data["findings"]] == [("RC510", "spine2", "et-0/0/1")]
     link = next(x for x in data["links"] if x["b"] == "spine2:et-0/0/1")
     assert link["status"] == "fail" and link["parts"]["link_health"]["b"]["checks"]["fcs"]["status"] == "finding"
-    assert link["parts"]["link_health"]["a"]["status"] == "n/a"  # leaf2, NVUE
+    assert link["parts"]["link_health"]["a"]["status"] == "ok"  # leaf2, NVUE: fcs, flaps and speed read
+    assert link["parts"]["link_health"]["a"]["checks"]["fec"]["status"] == "n/a"
     na = {(n["platform"], n["check"]): n for n in data["not_observable"]}
-    assert na[("nvue", "ecmp")] == {
-        "rule": "RC519", "severity": "info", "platform": "nvue", "check": "ecmp", "counter": "tx_octets",
-        "devices": ["leaf2"], "count": 1, "message": "ecmp is not observable on nvue: no sourced counter (tx_octets "
-        "is not read); n/a on 1 ECMP group(s) of leaf2"}
-    assert set(na) == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p in ("sonic", "nvue")}
+    assert na[("sonic", "ecmp")] == {
+        "rule": "RC519", "severity": "info", "platform": "sonic", "check": "ecmp", "counter": "tx_octets",
+        "devices": ["leaf3"], "count": 1, "message": "ecmp is not observable on sonic: no sourced counter (tx_octets "
+        "is not read); n/a on 1 ECMP group(s) of leaf3"}
+    assert set(na) == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p == "sonic"}
     root = etree.fromstring((tmp_path / "report.junit").read_bytes())
     assert schema.validate(root), schema.error_log
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC510')]/failure")
@@ -400,9 +401,9 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert [e.tag for e in err] == ["error"] and err[0].get("message").startswith(
         "not read: Ethernet1/1: counters not read: no saved counters spine1.counters.json in ")
     # a rule not observable on the platform is skipped with RC519's reason, not passed and not an error
-    for dev, rule, counter in (("spine1", "RC512", "carrier_transitions"), ("leaf2", "RC510", "fcs_errors"),
+    for dev, rule, counter in (("spine1", "RC512", "carrier_transitions"), ("leaf2", "RC511", "fec_uncorrectable"),
                                ("leaf3", "RC510", "fcs_errors"), ("leaf1", "RC511", "fec_uncorrectable"),
-                               ("leaf2", "RC520", "tx_octets")):
+                               ("leaf3", "RC520", "tx_octets")):
         got = case(dev, rule)
         assert [e.tag for e in got] == ["skipped"], (dev, rule)
         assert got[0].get("message").startswith(f"RC519 n/a: not observable on {fab.devices[dev].platform}: no "
@@ -418,9 +419,10 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert "n/a" not in text.split("4 link(s) unknown")[1].split("\n")[0]
     assert "sonic: info[RC519]: flaps is not observable on sonic" in text
     md = (tmp_path / "report.markdown").read_text()
-    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md
-    assert "| leaf2:swp31 - spine1:Ethernet1/2 | ❓ unknown | ✅ ok | ❓ unknown (a n/a) |" in md
-    assert "| leaf2 | 1 | 2 | - | - | ➖ n/a: not observable on nvue" in md
+    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail | link health fail: spine2:et-0/0/1 fcs" in md
+    assert "| leaf2:swp31 - spine1:Ethernet1/2 | ❓ unknown | ✅ ok | ❓ unknown |" in md
+    assert "| leaf2 | 1 | 2 | 1.00 | 0.00 | ✅ ok |" in md  # NVUE's group, judged on its bytes
+    assert "| leaf3 | 1 | 2 | - | - | ➖ n/a: not observable on sonic" in md
     assert "| nxos | flaps | carrier_transitions | 4 link end(s) | spine1 |" in md
 
 
@@ -466,13 +468,14 @@ def test_prometheus_exposition_parses_and_never_samples_what_was_not_judged(fab:
     assert checks[("spine2", "et-0/0/1", "fcs")] == "finding" and checks[("spine2", "et-0/0/1", "flaps")] == "ok"
     # n/a has no sample at all (neither 1 nor 0 for any status): not observable is not 'ok' nor 'unknown'
     sampled = {(s.labels["device"], s.labels["check"]) for s in fams["roceconf_cabling_link_check"].samples}
-    assert ("leaf2", "fcs") not in sampled and ("spine2", "fec") not in sampled and ("leaf3", "fec") in sampled
+    assert ("leaf2", "fec") not in sampled and ("spine2", "fec") not in sampled and ("leaf3", "fec") in sampled
+    assert ("leaf2", "fcs") in sampled  # NVUE reads FCS
     assert {s.labels["status"] for s in fams["roceconf_cabling_link_check"].samples} == {"ok", "finding", "unknown"}
     na = {(s.labels["platform"], s.labels["check"]) for s in fams["roceconf_cabling_not_observable"].samples}
-    assert ("nvue", "fcs") in na and ("nxos", "flaps") in na and ("eos", "fec") in na and ("eos", "fcs") not in na
+    assert ("nvue", "fec") in na and ("nvue", "fcs") not in na and ("nxos", "flaps") in na and ("eos", "fec") in na and ("eos", "fcs") not in na
     ratio = {s.labels["device"]: s.value for s in fams["roceconf_cabling_ecmp_max_over_mean"].samples}
-    assert set(ratio) == {"leaf1", "leaf4"} and round(ratio["leaf1"], 3) == 1.6  # leaf2/leaf3 n/a: no sample
-    assert {s.labels["device"] for s in fams["roceconf_cabling_ecmp_status"].samples} == {"leaf1", "leaf4"}
+    assert set(ratio) == {"leaf1", "leaf2", "leaf4"} and round(ratio["leaf1"], 3) == 1.6  # leaf3 n/a: no sample
+    assert {s.labels["device"] for s in fams["roceconf_cabling_ecmp_status"].samples} == {"leaf1", "leaf2", "leaf4"}
 
 
 def test_speed_is_unknown_where_read_but_missing_and_compared_with_the_far_end_as_read(fab: Fabric) -> None:
@@ -515,20 +518,21 @@ def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab:
 
     report = run(fab, tmp_path, {"spine2": [Scenario("speed-mismatch", "et-0/0/1")]})
     assert keyed(report) == [("RC513", "spine2", "et-0/0/1")]
-    msg = "et-0/0/1 (to leaf2:swp32): runs at 200 Gb/s, the intent says 400 Gb/s"
+    # the far end (leaf2, NVUE) now reads its speed: the message says it
+    msg = "et-0/0/1 (to leaf2:swp32): runs at 200 Gb/s, the intent says 400 Gb/s (the far end runs at 400 Gb/s)"
     assert report.findings[0].message == msg and report.findings[0].severity == "error"
     text = format_report(report, "text")
     assert f"spine2:et-0/0/1: error[RC513]: {msg}" in text
     assert ("link leaf2:swp32 - spine2:et-0/0/1: fail: link health fail: spine2:et-0/0/1 speed finding (runs at "
-            "200 Gb/s, the intent says 400 Gb/s)") in text
-    assert "nvue: info[RC519]: speed is not observable on nvue: no sourced counter (speed_bps is not read)" in text
+            "200 Gb/s, the intent says 400 Gb/s (the far end runs at 400 Gb/s))") in text
+    assert "sonic: info[RC519]: speed is not observable on sonic: no sourced counter (speed_bps is not read)" in text
     md = format_report(report, "markdown")
-    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md and "RC513" in md
+    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail |" in md and "RC513" in md
     assert "| sonic | speed | speed_bps |" in md
     data = json.loads(format_report(report, "json"))
     chk = next(e for e in data["link_health"] if (e["device"], e["port"]) == ("spine2", "et-0/0/1"))["checks"]
     assert chk["speed"] == {"status": "finding", "value": 200 * 10**9,
-                            "reason": "runs at 200 Gb/s, the intent says 400 Gb/s"}
+                            "reason": "runs at 200 Gb/s, the intent says 400 Gb/s (the far end runs at 400 Gb/s)"}
     root = etree.fromstring(format_report(report, "junit").encode())
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC513')]/failure")
     skipped = root.xpath("//testsuite[@name='gpu1']/testcase[starts-with(@name,'RC513')]/skipped")
