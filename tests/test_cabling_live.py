@@ -133,6 +133,10 @@ LINK_SCENARIOS = {
     "flap@gpu3:eth0": ("RC512", "gpu3", "eth0"),  # bnxt
     "flap@gpu4:eth0": ("RC512", "gpu4", "eth0"),  # linux-dcb
     "fec@leaf3:Ethernet248": ("RC511", "leaf3", "Ethernet248"),  # SONiC
+    "crc@leaf2:swp2": ("RC510", "leaf2", "swp2"),  # NVUE (counters errors: FCS Errors)
+    "flap@leaf2:swp31": ("RC512", "leaf2", "swp31"),  # NVUE (link stats: carrier-transitions)
+    "speed-mismatch@leaf2:swp32": ("RC513", "leaf2", "swp32"),  # NVUE (link speed; its far end, Junos, at 400G)
+    "ecmp-imbalance@leaf2:swp31": ("RC520", "leaf2", "swp31"),  # NVUE (link stats: out-bytes)
     "ecmp-imbalance@leaf1:Ethernet50": ("RC520", "leaf1", "Ethernet50"),  # EOS
     "speed-mismatch@leaf1:Ethernet1": ("RC513", "leaf1", "Ethernet1"),  # EOS (its far end, a host: speed n/a)
     "speed-mismatch@spine1:Ethernet1/2": ("RC513", "spine1", "Ethernet1/2"),  # NX-OS
@@ -143,8 +147,7 @@ LINK_SCENARIOS = {
 #: (platform, check) not observable there (no sourced counter: CounterSpec.link_reads), RC519 once each; ECMP
 #: only where the lab has a group (the leaves)
 NOT_OBSERVABLE = sorted([("eos", "fec"), ("nxos", "fec"), ("nxos", "flaps"), ("junos", "fec"), ("sonic", "fcs"),
-                         ("sonic", "flaps"), ("sonic", "speed"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"),
-                         ("nvue", "flaps"), ("nvue", "speed"), ("nvue", "ecmp"), ("connectx", "fec"),
+                         ("sonic", "flaps"), ("sonic", "speed"), ("sonic", "ecmp"), ("nvue", "fec"), ("connectx", "fec"),
                          ("connectx", "speed"), ("bnxt", "fec"), ("bnxt", "speed"), ("linux-dcb", "fec"),
                          ("linux-dcb", "speed")])
 
@@ -174,8 +177,8 @@ def test_the_healthy_lab_with_link_counters_gives_ok_links_and_exit_0(
     assert sorted({(platform[d], k) for (d, k), st in states.items() if st == "n/a"}
                   | {(platform[g["device"]], "ecmp") for g in data["ecmp"] if g["status"] == "n/a"}) == NOT_OBSERVABLE
     assert sorted((n["platform"], n["check"]) for n in data["not_observable"]) == NOT_OBSERVABLE
-    assert {e["status"] for e in data["link_health"] if e["device"] == "leaf2"} == {"n/a"}  # NVUE: no check at all
-    assert {g["device"]: g["status"] for g in data["ecmp"]} == {"leaf1": "ok", "leaf2": "n/a", "leaf3": "n/a",
+    assert {e["status"] for e in data["link_health"] if e["device"] == "leaf2"} == {"ok"}  # NVUE: fcs, flaps, speed
+    assert {g["device"]: g["status"] for g in data["ecmp"]} == {"leaf1": "ok", "leaf2": "ok", "leaf3": "n/a",
                                                                "leaf4": "ok"}
 
 
@@ -185,10 +188,10 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
 ) -> None:
     """`roceconf cabling --inventory --interval`: LLDP and two samples of every device's link counters from the
     lab; each link scenario's finding on the right device, port and rule; where a platform does not read the
-    counter (crc on NVUE and SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
+    counter (fec on NVUE, crc on SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
     what is observable; the saved samples replay offline (--counters) to the same findings."""
     lab_, inv = cabled
-    blind = ["crc@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
+    blind = ["fec@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
     lab_.set_scenarios([*LINK_SCENARIOS, *blind])
     env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
     saved_lldp, saved, out = tmp_path / "lldp", tmp_path / "counters", tmp_path / "live.json"
@@ -203,7 +206,7 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     live = json.loads(out.read_text())
     assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(LINK_SCENARIOS.values())
     ends = {(e["device"], e["port"]): e["checks"] for e in live["link_health"]}
-    assert ends[("leaf2", "swp1")]["fcs"]["status"] == "n/a"
+    assert ends[("leaf2", "swp1")]["fec"]["status"] == "n/a"
     assert ends[("leaf3", "Ethernet0")]["fcs"]["status"] == "n/a"
     assert ends[("spine1", "Ethernet1/1")]["flaps"]["status"] == "n/a"
     # the links fail exactly where a link health finding is (RC520 is its group's, not a link's), every other
