@@ -81,3 +81,64 @@ def test_answers_that_are_not_the_layout_read_nothing_and_say_so() -> None:
                                 "nv show interface swp1 counters errors": "Counter Receive\n"})
     assert ports == {} and warnings == ["nv show interface swp1 link -o json: not a JSON object",
                                         "nv show interface swp1 counters errors: no FCS Errors row"]
+
+
+# ------------------------------------------------------------------------------------ NVUE's own LLDP view
+LLDP_FIX = Path(__file__).parent / "fixtures" / "nvue" / "lldp" / "built" / "nv-show-interface-swp51-lldp.json"
+
+
+def test_the_schema_models_no_lldp_neighbour() -> None:
+    for release in ("5.15", "5.18"):
+        m = importlib.import_module("nvueschema.models.v" + release.replace(".", "_")).NvueConfigInterfaceEntryLldp
+        assert "neighbor" not in {f.alias or n for n, f in m.model_fields.items()}, release
+
+
+def test_nvue_lldp_view_is_read_and_the_lab_answer_reads_back() -> None:
+    from roceconf import platforms
+    from roceconf.neighbors import Neighbor
+    from roceconf.platforms.nvue import lldp
+
+    got, warnings = platforms.lldp("nvue").parse({"nv show interface swp51 lldp -o json": LLDP_FIX.read_text()})
+    assert warnings == [] and got == [Neighbor("swp51", "spine01", "swp1", "swp1", "44:38:39:22:01:82")]
+    rows = [Neighbor("swp1", "gpu1", "aa:bb:cc:00:00:01", "eth1", "aa:bb:cc:00:00:00"),
+            Neighbor("swp31", "spine1", "Ethernet1/2", "", "02:00:00:00:00:02")]
+    outs = {f"nv show interface {p} lldp -o json": lldp.simulate(f"nv show interface {p} lldp -o json", rows, "leaf2")
+            for p in ("swp1", "swp31", "swp2")}
+    back, warnings = platforms.lldp("nvue").parse(outs)
+    assert warnings == [] and sorted(back, key=lambda n: n.local_port) == rows  # swp2: no neighbour, read as such
+
+
+@pytest.mark.parametrize("junk", ["", "{", "[1]", '{"lldp": 3}', '{"neighbor": []}', '{"neighbor": {"x": 1}}'])
+def test_an_nvue_lldp_answer_not_understood_makes_the_device_unknown(junk: str) -> None:
+    """One port's answer not understood: no neighbour at all (the device is then unknown, RC505), never that
+    port's 'no neighbour'."""
+    from roceconf import platforms
+
+    got, warnings = platforms.lldp("nvue").parse({"nv show interface swp51 lldp -o json": LLDP_FIX.read_text(),
+                                                  "nv show interface swp52 lldp -o json": junk})
+    assert got == [] and warnings and "swp52" in warnings[0]
+
+
+def test_cabling_offline_reads_nvue_own_lldp_view_like_lldpctl(tmp_path: Path) -> None:
+    """The lab intent's cables saved with leaf2 (NVUE) answering `nv show interface <p> lldp -o json` per port
+    instead of lldpctl: the same verdicts, and a miswire on leaf2 gives the same findings."""
+    from roceconf.cabling.collect import SAVED_SUFFIX, cabling_offline
+    from roceconf.compile import load_valid
+    from roceconf.neighbors import LLDPCTL
+    from roceconf.platforms.nvue import lldp
+    from tests.test_cabling import LAB_INTENT, save
+
+    fab = load_valid(LAB_INTENT)
+    for change in (None, lambda w: w.swap("leaf2", "swp31", "miswire")):
+        d = save(fab, tmp_path / f"lldp{change is None}", change)
+        want = cabling_offline(fab, d)
+        f = d / ("leaf2" + SAVED_SUFFIX)
+        saved = json.loads(f.read_text())
+        rows, _ = lldp.parse({LLDPCTL: saved["outputs"][LLDPCTL]})
+        saved["outputs"] = {f"nv show interface {p} lldp -o json": lldp.simulate_nv(p, rows)
+                            for p in fab.devices["leaf2"].ports}
+        f.write_text(json.dumps(saved))
+        got = cabling_offline(fab, d)
+        assert [x.to_dict() for x in got.findings] == [x.to_dict() for x in want.findings]
+        assert [(li.a, li.b, li.status) for li in got.links] == [(li.a, li.b, li.status) for li in want.links]
+        assert bool(got.findings) == (change is not None)
