@@ -15,7 +15,7 @@ import pytest
 from roceconf.counters.model import PortCounters
 from roceconf.platforms.base import split_outputs
 from roceconf.platforms.nvue import counters as nv
-from tests.conformance.nvue_schema import VERSIONS, model
+from tests.conformance.nvue_schema import model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "nvue" / "counters" / "layout" / "link.schema.txt"
 #: the operational keys of the link answer that the configuration schema does not model (command reference names)
@@ -42,7 +42,7 @@ def test_the_built_link_answers_are_the_schemas_link_object(release: str) -> Non
 
 
 def test_every_schema_speed_is_read_and_auto_is_no_speed() -> None:
-    for release in VERSIONS:
+    for release in ("5.15", "5.18"):  # the lab's release and the newest (every release's models: 30 s to import)
         m = importlib.import_module("nvueschema.models.v" + release.replace(".", "_")).NvueConfigInterfaceEntryLink
         speeds = {x for t in get_args(m.model_fields["speed"].annotation) for x in _literals(t)}
         assert {"1G", "100G", "400G"} <= speeds, release
