@@ -16,7 +16,7 @@ from lxml import etree
 
 from roceconf import platforms
 from roceconf.cabling.collect import cabling_offline, link_counters_offline, with_links
-from roceconf.cabling.linkhealth import judge, tiers
+from roceconf.cabling.linkhealth import CHECKS, judge, tiers
 from roceconf.cabling.report import FORMATS, format_report
 from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
 from roceconf.counters.hostnic import with_end
@@ -548,3 +548,18 @@ def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab:
                                      for s in fams["roceconf_cabling_not_observable"].samples}
     page = html.render(html.cabling_map(report, fab))
     assert "RC513" in page and "200 Gb/s" in page
+
+
+def test_an_end_with_no_observable_check_is_na_and_said_once_per_platform(fab: Fabric, tmp_path: Path) -> None:
+    """No platform today observes nothing (NVUE reads FCS, flaps, speed and bytes since it was the last one); an
+    end all of whose checks are n/a (what such a platform gives) is n/a as a whole, never ok, and the text
+    report names those ends once per platform."""
+    from roceconf.cabling.linkhealth import NA, Check, na_reason
+
+    report = run(fab, tmp_path)
+    for (dev, _port), e in report.link.ends.items():
+        if dev == "leaf2":
+            e.checks = {k: Check(NA, reason=na_reason("nvue", c)) for k, (c, _r) in CHECKS.items()}
+    assert report.link.ends[("leaf2", "swp31")].status == "n/a"
+    assert "nvue: link health n/a on 4 link end(s) of leaf2: no link check is observable on nvue (RC519)" in \
+        format_report(report, "text")
