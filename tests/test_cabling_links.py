@@ -16,7 +16,7 @@ from lxml import etree
 
 from roceconf import platforms
 from roceconf.cabling.collect import cabling_offline, link_counters_offline, with_links
-from roceconf.cabling.linkhealth import judge, tiers
+from roceconf.cabling.linkhealth import CHECKS, judge, tiers
 from roceconf.cabling.report import FORMATS, format_report
 from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
 from roceconf.counters.hostnic import with_end
@@ -84,7 +84,7 @@ def end(report, device: str, port: str) -> dict[str, str]:
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
 BLIND = {"eos": {"fec", "fec_mode"}, "nxos": {"fec", "flaps", "fec_mode"}, "junos": {"fec", "fec_mode"},
-         "sonic": {"fcs", "flaps", "ecmp"}, "nvue": {"fcs", "fec", "flaps", "speed", "fec_mode", "ecmp"},
+         "sonic": {"fcs", "flaps", "ecmp"}, "nvue": {"fec", "fec_mode"},
          "connectx": {"fec"}, "bnxt": {"fec"}, "linux-dcb": {"fec"}}
 
 
@@ -100,7 +100,7 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # Junos
     # SONiC: its far end (NX-OS) cannot show a FEC mode, so the mode is n/a there too
     assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "ok", **na_mode}
-    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a", **na_mode}  # NVUE
+    assert end(report, "leaf2", "swp31") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # NVUE
     # ConnectX to EOS (no FEC mode there); bnxt and linux-dcb to SONiC: both ends read RS-FEC
     assert end(report, "gpu1", "eth0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}
     for host, port in (("gpu3", "eth0"), ("gpu4", "eth0")):
@@ -110,23 +110,21 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     assert report.link.ends[("gpu3", "eth0")].checks["fec_mode"].mode == "rs"
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
-    # an end with no observable check is n/a; its link is judged on the other end
-    assert report.link.ends[("leaf2", "swp31")].status == "n/a"
-    assert report.link.ends[("spine1", "Ethernet1/2")].status == "ok"
-    li = next(x for x in report.links if x.a == "leaf2:swp31")
-    assert li.parts["link_health"]["status"] == "ok" and li.parts["link_health"]["a"]["status"] == "n/a"
+    # an end with a n/a check is judged on what is observable (ok), never n/a as a whole
+    assert report.link.ends[("leaf3", "Ethernet248")].status == "ok"
+    assert report.link.ends[("leaf2", "swp31")].status == "ok"
     # everything observable is ok: every link is ok and the run exits 0
     assert [li.status for li in report.links] == ["ok"] * 16 and report.exit_code == 0
     groups = {g.device: (g.status, g.max_over_mean) for g in report.link.groups}
-    assert groups == {"leaf1": ("ok", 1.0), "leaf2": ("n/a", None), "leaf3": ("n/a", None), "leaf4": ("ok", 1.0)}
+    assert groups == {"leaf1": ("ok", 1.0), "leaf2": ("ok", 1.0), "leaf3": ("n/a", None), "leaf4": ("ok", 1.0)}
     # RC519 once per platform and check, exactly what the platforms cannot observe
     notes = {(n.platform, n.check) for n in report.link.not_observable}
-    assert notes == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p in ("sonic", "nvue")}
+    assert notes == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p == "sonic"}
     assert len(report.link.not_observable) == len(notes)
     text = format_report(report, "text")
-    assert "nvue: info[RC519]: fcs is not observable on nvue: no sourced counter (fcs_errors is not read); n/a on " \
-        "4 link end(s) of leaf2" in text
-    assert "nvue: link health n/a on 4 link end(s) of leaf2: no link check is observable on nvue (RC519)" in text
+    assert "nvue: info[RC519]: fec is not observable on nvue: no sourced counter (fec_uncorrectable is not read); " \
+        "n/a on 4 link end(s) of leaf2" in text
+    assert "link health n/a on" not in text  # every platform now observes some check
     assert "16 links: 16 ok, 0 with findings, 0 unknown" in text and "unknown:" not in text
 
 
@@ -183,18 +181,18 @@ def test_a_counter_spec_that_declares_no_counter_or_half_is_refused() -> None:
 
 #: scenario -> (the devices and ports it is set on, its exact findings): every platform that can show it
 SHOWN = {
-    "crc": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "gpu1:eth0", "gpu3:eth1", "gpu4:eth1"],
-            "RC510"),
-    "flap": (["leaf4:Ethernet50", "spine2:et-0/0/2", "gpu2:eth1", "gpu3:eth0", "gpu4:eth0"], "RC512"),
+    "crc": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf2:swp1", "gpu1:eth0", "gpu3:eth1",
+             "gpu4:eth1"], "RC510"),
+    "flap": (["leaf4:Ethernet50", "spine2:et-0/0/2", "leaf2:swp2", "gpu2:eth1", "gpu3:eth0", "gpu4:eth0"], "RC512"),
     "fec": (["leaf3:Ethernet248"], "RC511"),
-    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos, SONiC, hosts
-    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf3:Ethernet0", "gpu1:eth0",
-                        "gpu4:eth1"], "RC513"),
+    # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos, NVUE, SONiC, hosts
+    "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf2:swp1", "leaf3:Ethernet0",
+                        "gpu1:eth0", "gpu4:eth1"], "RC513"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
-NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
-             "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
-             "speed-mismatch": ["leaf2:swp1"]}  # NVUE: speed n/a
+NOT_SHOWN = {"crc": ["leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
+             "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3", "leaf2:swp31"],
+             "speed-mismatch": []}  # every platform reads a speed
 CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed"}
 
 
@@ -220,13 +218,15 @@ def test_each_link_scenario_gives_exactly_its_finding_on_every_platform_that_sho
 
 
 def test_ecmp_imbalance_names_the_hot_member_and_a_group_without_bytes_is_na(fab: Fabric, tmp_path: Path) -> None:
-    sc = {"leaf1": [Scenario("ecmp-imbalance", "Ethernet50")], "leaf2": [Scenario("ecmp-imbalance", "swp31")]}
+    sc = {"leaf1": [Scenario("ecmp-imbalance", "Ethernet50")], "leaf2": [Scenario("ecmp-imbalance", "swp31")],
+          "leaf3": [Scenario("ecmp-imbalance", "Ethernet248")]}
     report = run(fab, tmp_path, sc)
-    assert keyed(report) == [("RC520", "leaf1", "Ethernet50")]
+    assert keyed(report) == [("RC520", "leaf1", "Ethernet50"), ("RC520", "leaf2", "swp31")]  # EOS, NVUE
     g = {g.device: g for g in report.link.groups}
     assert g["leaf1"].status == "finding" and round(g["leaf1"].max_over_mean, 3) == 1.6  # 4 / mean(1, 4)
     assert round(g["leaf1"].cv, 3) == 0.6
-    assert g["leaf2"].status == "n/a" and g["leaf2"].reason.startswith("not observable on nvue")  # no bytes read
+    assert g["leaf2"].status == "finding" and round(g["leaf2"].max_over_mean, 3) == 1.6
+    assert g["leaf3"].status == "n/a" and g["leaf3"].reason.startswith("not observable on sonic")  # no bytes read
     msg = report.findings[0].message
     assert "Ethernet50 sends 5000.0 MB/s, 1.60x the mean" in msg
     assert msg.endswith("; roceconf check finds no hash polarization (RC213)")  # the lab's tiers have own seeds
@@ -293,7 +293,12 @@ SONIC = {"device": "leaf3", "port": "Ethernet248"}  # the lab's SONiC leaf: FEC 
      "runs at 100 Gb/s, the intent says 400 Gb/s"),
     ({k: v for k, v in ALL_READ.items() if k != "speed_bps"}, (0.0, 10.0), {}, "speed", "ok", None),  # 1st sample's
     (ALL_READ, (10.0, 10.0), {}, "speed", "ok", None),  # a gauge: no rate, so no valid interval is needed
-    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), {"device": "leaf2", "port": "swp31"}, "speed", "n/a",
+    # NVUE and SONiC read a speed too (no platform is blind to it)
+    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), {"device": "leaf2", "port": "swp31"}, "speed", "finding",
+     "runs at 100 Gb/s, the intent says 400 Gb/s"),
+    ({**ALL_READ, "speed_bps": 100 * 10**9}, (0.0, 10.0), SONIC, "speed", "finding",
+     "runs at 100 Gb/s, the intent says 400 Gb/s"),
+    ({**ALL_READ, "fec_mode": 3}, (0.0, 10.0), {"device": "leaf2", "port": "swp31"}, "fec_mode", "n/a",
      "not observable on nvue"),
 ])
 def test_each_check_from_two_samples(fab: Fabric, second: dict, times: tuple[float, float], where: dict[str, str],
@@ -391,13 +396,14 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert [(f["rule"], f["device"], f["port"]) for f in data["findings"]] == [("RC510", "spine2", "et-0/0/1")]
     link = next(x for x in data["links"] if x["b"] == "spine2:et-0/0/1")
     assert link["status"] == "fail" and link["parts"]["link_health"]["b"]["checks"]["fcs"]["status"] == "finding"
-    assert link["parts"]["link_health"]["a"]["status"] == "n/a"  # leaf2, NVUE
+    assert link["parts"]["link_health"]["a"]["status"] == "ok"  # leaf2, NVUE: fcs, flaps and speed read
+    assert link["parts"]["link_health"]["a"]["checks"]["fec"]["status"] == "n/a"
     na = {(n["platform"], n["check"]): n for n in data["not_observable"]}
-    assert na[("nvue", "ecmp")] == {
-        "rule": "RC519", "severity": "info", "platform": "nvue", "check": "ecmp", "counter": "tx_octets",
-        "devices": ["leaf2"], "count": 1, "message": "ecmp is not observable on nvue: no sourced counter (tx_octets "
-        "is not read); n/a on 1 ECMP group(s) of leaf2"}
-    assert set(na) == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p in ("sonic", "nvue")}
+    assert na[("sonic", "ecmp")] == {
+        "rule": "RC519", "severity": "info", "platform": "sonic", "check": "ecmp", "counter": "tx_octets",
+        "devices": ["leaf3"], "count": 1, "message": "ecmp is not observable on sonic: no sourced counter (tx_octets "
+        "is not read); n/a on 1 ECMP group(s) of leaf3"}
+    assert set(na) == {(p, k) for p, ks in BLIND.items() for k in ks if k != "ecmp" or p == "sonic"}
     root = etree.fromstring((tmp_path / "report.junit").read_bytes())
     assert schema.validate(root), schema.error_log
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC510')]/failure")
@@ -410,9 +416,9 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert [e.tag for e in err] == ["error"] and err[0].get("message").startswith(
         "not read: Ethernet1/1: counters not read: no saved counters spine1.counters.json in ")
     # a rule not observable on the platform is skipped with RC519's reason, not passed and not an error
-    for dev, rule, counter in (("spine1", "RC512", "carrier_transitions"), ("leaf2", "RC510", "fcs_errors"),
+    for dev, rule, counter in (("spine1", "RC512", "carrier_transitions"), ("leaf2", "RC511", "fec_uncorrectable"),
                                ("leaf3", "RC510", "fcs_errors"), ("leaf1", "RC511", "fec_uncorrectable"),
-                               ("leaf2", "RC520", "tx_octets")):
+                               ("leaf3", "RC520", "tx_octets")):
         got = case(dev, rule)
         assert [e.tag for e in got] == ["skipped"], (dev, rule)
         assert got[0].get("message").startswith(f"RC519 n/a: not observable on {fab.devices[dev].platform}: no "
@@ -428,9 +434,10 @@ def test_cli_counters_in_every_format_and_junit_is_valid(fab: Fabric, tmp_path: 
     assert "n/a" not in text.split("4 link(s) unknown")[1].split("\n")[0]
     assert "sonic: info[RC519]: flaps is not observable on sonic" in text
     md = (tmp_path / "report.markdown").read_text()
-    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md
-    assert "| leaf2:swp31 - spine1:Ethernet1/2 | ❓ unknown | ✅ ok | ❓ unknown (a n/a) |" in md
-    assert "| leaf2 | 1 | 2 | - | - | ➖ n/a: not observable on nvue" in md
+    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail | link health fail: spine2:et-0/0/1 fcs" in md
+    assert "| leaf2:swp31 - spine1:Ethernet1/2 | ❓ unknown | ✅ ok | ❓ unknown |" in md
+    assert "| leaf2 | 1 | 2 | 1.00 | 0.00 | ✅ ok |" in md  # NVUE's group, judged on its bytes
+    assert "| leaf3 | 1 | 2 | - | - | ➖ n/a: not observable on sonic" in md
     assert "| nxos | flaps | carrier_transitions | 4 link end(s) | spine1 |" in md
 
 
@@ -476,13 +483,14 @@ def test_prometheus_exposition_parses_and_never_samples_what_was_not_judged(fab:
     assert checks[("spine2", "et-0/0/1", "fcs")] == "finding" and checks[("spine2", "et-0/0/1", "flaps")] == "ok"
     # n/a has no sample at all (neither 1 nor 0 for any status): not observable is not 'ok' nor 'unknown'
     sampled = {(s.labels["device"], s.labels["check"]) for s in fams["roceconf_cabling_link_check"].samples}
-    assert ("leaf2", "fcs") not in sampled and ("spine2", "fec") not in sampled and ("leaf3", "fec") in sampled
+    assert ("leaf2", "fec") not in sampled and ("spine2", "fec") not in sampled and ("leaf3", "fec") in sampled
+    assert ("leaf2", "fcs") in sampled  # NVUE reads FCS
     assert {s.labels["status"] for s in fams["roceconf_cabling_link_check"].samples} == {"ok", "finding", "unknown"}
     na = {(s.labels["platform"], s.labels["check"]) for s in fams["roceconf_cabling_not_observable"].samples}
-    assert ("nvue", "fcs") in na and ("nxos", "flaps") in na and ("eos", "fec") in na and ("eos", "fcs") not in na
+    assert ("nvue", "fec") in na and ("nvue", "fcs") not in na and ("nxos", "flaps") in na and ("eos", "fec") in na and ("eos", "fcs") not in na
     ratio = {s.labels["device"]: s.value for s in fams["roceconf_cabling_ecmp_max_over_mean"].samples}
-    assert set(ratio) == {"leaf1", "leaf4"} and round(ratio["leaf1"], 3) == 1.6  # leaf2/leaf3 n/a: no sample
-    assert {s.labels["device"] for s in fams["roceconf_cabling_ecmp_status"].samples} == {"leaf1", "leaf4"}
+    assert set(ratio) == {"leaf1", "leaf2", "leaf4"} and round(ratio["leaf1"], 3) == 1.6  # leaf3 n/a: no sample
+    assert {s.labels["device"] for s in fams["roceconf_cabling_ecmp_status"].samples} == {"leaf1", "leaf2", "leaf4"}
 
 
 def test_speed_is_unknown_where_read_but_missing_and_compared_with_the_far_end_as_read(fab: Fabric) -> None:
@@ -525,33 +533,38 @@ def test_a_speed_mismatch_shows_in_every_format_as_the_other_link_checks_do(fab:
 
     report = run(fab, tmp_path, {"spine2": [Scenario("speed-mismatch", "et-0/0/1")]})
     assert keyed(report) == [("RC513", "spine2", "et-0/0/1")]
-    msg = "et-0/0/1 (to leaf2:swp32): runs at 200 Gb/s, the intent says 400 Gb/s"
+    # the far end (leaf2, NVUE) now reads its speed: the message says it
+    msg = "et-0/0/1 (to leaf2:swp32): runs at 200 Gb/s, the intent says 400 Gb/s (the far end runs at 400 Gb/s)"
     assert report.findings[0].message == msg and report.findings[0].severity == "error"
     text = format_report(report, "text")
     assert f"spine2:et-0/0/1: error[RC513]: {msg}" in text
     assert ("link leaf2:swp32 - spine2:et-0/0/1: fail: link health fail: spine2:et-0/0/1 speed finding (runs at "
-            "200 Gb/s, the intent says 400 Gb/s)") in text
-    assert "nvue: info[RC519]: speed is not observable on nvue: no sourced counter (speed_bps is not read)" in text
+            "200 Gb/s, the intent says 400 Gb/s (the far end runs at 400 Gb/s))") in text
+    # every platform reads a speed (NVUE, SONiC and the hosts too): no RC519 note for it, other checks keep theirs
+    assert "speed is not observable" not in text
+    assert "sonic: info[RC519]: fcs is not observable on sonic: no sourced counter (fcs_errors is not read)" in text
     md = format_report(report, "markdown")
-    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail (a n/a) |" in md and "RC513" in md
-    assert "| nvue | speed | speed_bps |" in md
+    assert "| leaf2:swp32 - spine2:et-0/0/1 | ❌ fail | ✅ ok | ❌ fail |" in md and "RC513" in md
+    assert "| sonic | fcs | fcs_errors |" in md and "| speed | speed_bps |" not in md  # every platform reads a speed
     data = json.loads(format_report(report, "json"))
     chk = next(e for e in data["link_health"] if (e["device"], e["port"]) == ("spine2", "et-0/0/1"))["checks"]
     assert chk["speed"] == {"status": "finding", "value": 200 * 10**9,
-                            "reason": "runs at 200 Gb/s, the intent says 400 Gb/s"}
+                            "reason": "runs at 200 Gb/s, the intent says 400 Gb/s (the far end runs at 400 Gb/s)"}
     root = etree.fromstring(format_report(report, "junit").encode())
     assert root.xpath("//testsuite[@name='spine2']/testcase[starts-with(@name,'RC513')]/failure")
-    skipped = root.xpath("//testsuite[@name='leaf2']/testcase[starts-with(@name,'RC513')]/skipped")
-    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on nvue")
+    assert not root.xpath("//testcase[starts-with(@name,'RC513')]/skipped")  # nowhere n/a
+    skipped = root.xpath("//testsuite[@name='leaf3']/testcase[starts-with(@name,'RC510')]/skipped")
+    assert skipped and skipped[0].get("message").startswith("RC519 n/a: not observable on sonic")
     assert root.xpath("//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]") and not root.xpath(
         "//testsuite[@name='leaf1']/testcase[starts-with(@name,'RC513')]/*")  # judged ok: a pass
     fams = {f.name: f for f in text_string_to_metric_families(format_report(report, "prometheus"))}
     checks = {(s.labels["device"], s.labels["port"], s.labels["check"]): s.labels["status"]
               for s in fams["roceconf_cabling_link_check"].samples if s.value == 1.0}
     assert checks[("spine2", "et-0/0/1", "speed")] == "finding" and checks[("leaf1", "Ethernet49", "speed")] == "ok"
-    assert ("leaf2", "swp31", "speed") not in checks  # n/a: no sample
-    assert ("nvue", "speed") in {(s.labels["platform"], s.labels["check"])
-                                     for s in fams["roceconf_cabling_not_observable"].samples}
+    assert checks[("leaf2", "swp31", "speed")] == "ok"  # NVUE judged
+    assert ("leaf3", "Ethernet248", "fcs") not in checks  # n/a: no sample
+    notobs = {(s.labels["platform"], s.labels["check"]) for s in fams["roceconf_cabling_not_observable"].samples}
+    assert ("sonic", "fcs") in notobs and not {c for _p, c in notobs} & {"speed"}
     page = html.render(html.cabling_map(report, fab))
     assert "RC513" in page and "200 Gb/s" in page
 
@@ -640,3 +653,16 @@ def test_host_speed_is_sysfs_mb_per_s_and_a_down_link_has_none(platform: str) ->
     assert ports["eth0"].link == {"carrier_transitions": 3, "speed_bps": 25 * 10**9, "fcs_errors": 0}
     assert ports["eth1"].link == {"carrier_transitions": 4}
     assert ports["eth2"].link == {"carrier_transitions": 5, "rx_octets": 10}
+def test_an_end_with_no_observable_check_is_na_and_said_once_per_platform(fab: Fabric, tmp_path: Path) -> None:
+    """No platform today observes nothing (NVUE reads FCS, flaps, speed and bytes since it was the last one); an
+    end all of whose checks are n/a (what such a platform gives) is n/a as a whole, never ok, and the text
+    report names those ends once per platform."""
+    from roceconf.cabling.linkhealth import NA, Check, na_reason
+
+    report = run(fab, tmp_path)
+    for (dev, _port), e in report.link.ends.items():
+        if dev == "leaf2":
+            e.checks = {k: Check(NA, reason=na_reason("nvue", c)) for k, (c, _r) in CHECKS.items()}
+    assert report.link.ends[("leaf2", "swp31")].status == "n/a"
+    assert "nvue: link health n/a on 4 link end(s) of leaf2: no link check is observable on nvue (RC519)" in \
+        format_report(report, "text")

@@ -170,6 +170,10 @@ LINK_SCENARIOS = {
     "flap@gpu3:eth0": ("RC512", "gpu3", "eth0"),  # bnxt
     "flap@gpu4:eth0": ("RC512", "gpu4", "eth0"),  # linux-dcb
     "fec@leaf3:Ethernet248": ("RC511", "leaf3", "Ethernet248"),  # SONiC
+    "crc@leaf2:swp2": ("RC510", "leaf2", "swp2"),  # NVUE (counters errors: FCS Errors)
+    "flap@leaf2:swp31": ("RC512", "leaf2", "swp31"),  # NVUE (link stats: carrier-transitions)
+    "speed-mismatch@leaf2:swp32": ("RC513", "leaf2", "swp32"),  # NVUE (link speed; its far end, Junos, at 400G)
+    "ecmp-imbalance@leaf2:swp31": ("RC520", "leaf2", "swp31"),  # NVUE (link stats: out-bytes)
     "ecmp-imbalance@leaf1:Ethernet50": ("RC520", "leaf1", "Ethernet50"),  # EOS
     "speed-mismatch@leaf1:Ethernet1": ("RC513", "leaf1", "Ethernet1"),  # EOS (its far end, a host, at the intent's)
     "speed-mismatch@spine1:Ethernet1/2": ("RC513", "spine1", "Ethernet1/2"),  # NX-OS
@@ -186,9 +190,8 @@ BOTH_ENDS = {"fec-mismatch@gpu3:eth0": [("RC517", "gpu3", "eth0"), ("RC517", "le
 #: only where the lab has a group (the leaves)
 NOT_OBSERVABLE = sorted([("eos", "fec"), ("eos", "fec_mode"), ("nxos", "fec"), ("nxos", "flaps"),
                          ("nxos", "fec_mode"), ("junos", "fec"), ("junos", "fec_mode"), ("sonic", "fcs"),
-                         ("sonic", "flaps"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"), ("nvue", "flaps"),
-                         ("nvue", "speed"), ("nvue", "fec_mode"), ("nvue", "ecmp"), ("connectx", "fec"),
-                         ("bnxt", "fec"), ("linux-dcb", "fec")])
+                         ("sonic", "flaps"), ("sonic", "ecmp"), ("nvue", "fec"), ("nvue", "fec_mode"),
+                         ("connectx", "fec"), ("bnxt", "fec"), ("linux-dcb", "fec")])
 
 
 @SHARED_LAB
@@ -220,8 +223,8 @@ def test_the_healthy_lab_with_link_counters_gives_ok_links_and_exit_0(
     by_end = {(e["device"], e["port"]): e["checks"]["fec_mode"]["status"] for e in data["link_health"]}
     assert by_end[("gpu3", "eth1")] == "n/a" and by_end[("gpu3", "eth0")] == by_end[("leaf3", "Ethernet0")] == "ok"
     assert sorted((n["platform"], n["check"]) for n in data["not_observable"]) == NOT_OBSERVABLE
-    assert {e["status"] for e in data["link_health"] if e["device"] == "leaf2"} == {"n/a"}  # NVUE: no check at all
-    assert {g["device"]: g["status"] for g in data["ecmp"]} == {"leaf1": "ok", "leaf2": "n/a", "leaf3": "n/a",
+    assert {e["status"] for e in data["link_health"] if e["device"] == "leaf2"} == {"ok"}  # NVUE: fcs, flaps, speed
+    assert {g["device"]: g["status"] for g in data["ecmp"]} == {"leaf1": "ok", "leaf2": "ok", "leaf3": "n/a",
                                                                "leaf4": "ok"}
 
 
@@ -231,10 +234,10 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
 ) -> None:
     """`roceconf cabling --inventory --interval`: LLDP and two samples of every device's link counters from the
     lab; each link scenario's finding on the right device, port and rule; where a platform does not read the
-    counter (crc on NVUE and SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
+    counter (fec on NVUE, crc on SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
     what is observable; the saved samples replay offline (--counters) to the same findings."""
     lab_, inv = cabled
-    blind = ["crc@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
+    blind = ["fec@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
     lab_.set_scenarios([*LINK_SCENARIOS, *BOTH_ENDS, *blind])
     env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
     saved_lldp, saved, out = tmp_path / "lldp", tmp_path / "counters", tmp_path / "live.json"
@@ -250,7 +253,7 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     assert sorted((f["rule"], f["device"], f["port"]) for f in live["findings"]) == sorted(
         [*LINK_SCENARIOS.values(), *(f for fs in BOTH_ENDS.values() for f in fs)])
     ends = {(e["device"], e["port"]): e["checks"] for e in live["link_health"]}
-    assert ends[("leaf2", "swp1")]["fcs"]["status"] == "n/a"
+    assert ends[("leaf2", "swp1")]["fec"]["status"] == "n/a"
     assert ends[("leaf3", "Ethernet0")]["fcs"]["status"] == "n/a"
     assert ends[("spine1", "Ethernet1/1")]["flaps"]["status"] == "n/a"
     # the links fail exactly where a link health finding is (RC520 is its group's, not a link's), every other

@@ -292,14 +292,17 @@ def test_values_are_escaped() -> None:
 def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path) -> None:
     """`roceconf cabling --counters --format html` on the lab: FCS errors on spine2:et-0/0/1 (its link red), a
     miswire at leaf4:Ethernet49/50 (RC501: those links red), spine1's link counters missing (its other links grey,
-    unknown: never green), every other link green; n/a checks (RC519) colour nothing and the summary names them."""
+    unknown: never green), every other link green; n/a checks (RC519) colour nothing and the summary names them.
+    Each leaf's ECMP group is drawn over its uplinks in its verdict's colour: leaf1's imbalanced (RC520, a
+    warning), leaf2's (NVUE) and leaf4's ok, leaf3's (SONiC reads no bytes) n/a; a click shows the spread."""
     from roceconf.lab.counters import Scenario
     from tests.test_cabling import save
     from tests.test_cabling_links import SAVED_SUFFIX, save_counters
 
     fab = load_valid(ROOT / "inventories" / "lab" / "intent.yml")
     lldp = save(fab, tmp_path / "lldp", lambda w: w.swap("leaf4", "Ethernet49", "miswire"))  # leaf4's uplinks
-    counters = save_counters(fab, tmp_path / "counters", {"spine2": [Scenario("crc", "et-0/0/1")]})
+    counters = save_counters(fab, tmp_path / "counters", {"spine2": [Scenario("crc", "et-0/0/1")],
+                                                          "leaf1": [Scenario("ecmp-imbalance", "Ethernet50")]})
     (counters / ("spine1" + SAVED_SUFFIX)).unlink()
     page, rep = tmp_path / "cabling.html", tmp_path / "cabling.json"
     for fmt, out in (("html", page), ("json", rep)):
@@ -310,7 +313,7 @@ def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path
     report = json.loads(rep.read_text())
     assert sorted((f["rule"], f["device"], f["port"]) for f in report["findings"]) == [
         ("RC501", "leaf4", "Ethernet49"), ("RC501", "leaf4", "Ethernet50"), ("RC501", "spine1", "Ethernet1/4"),
-        ("RC501", "spine2", "et-0/0/3"), ("RC510", "spine2", "et-0/0/1")]
+        ("RC501", "spine2", "et-0/0/3"), ("RC510", "spine2", "et-0/0/1"), ("RC520", "leaf1", "Ethernet50")]
     color = {"ok": "ok", "unknown": "unknown", "fail": "critical"}
     want = Counter(color[li["status"]] for li in report["links"])
     # 3 red (the FCS link, leaf4's two uplinks), spine1's 3 other links grey, the 10 others green
@@ -336,7 +339,19 @@ def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path
     assert devices["gpu1"] == "ok" and devices["leaf2"] == "ok"
     assert "RC510" in _click(browser, "spine2") and "et-0/0/1" in _click(browser, "spine2")
     summary = browser.find_element("css selector", "header p").text
-    assert "n/a, not observable (RC519): " in summary and "nvue fcs, fec, flaps, speed, fec_mode, ecmp" in summary
+    assert "n/a, not observable (RC519): " in summary and "nvue fec, fec_mode;" in summary
+    assert "sonic fcs, flaps, ecmp" in summary
+    # the ECMP groups: each leaf's member links (to the two spines) in its verdict's colour
+    groups = {el.get_attribute("data-device"): (el.get_attribute("class"), el.get_attribute("d"))
+              for el in browser.find_elements("css selector", "svg .ecmp path")}
+    assert {d: c for d, (c, _p) in groups.items()} == {"leaf1": "e-warning", "leaf2": "e-ok", "leaf3": "e-na",
+                                                       "leaf4": "e-ok"}
+    (x1, y1), (xs, ys) = pos["leaf1"], pos["spine2"]
+    assert groups["leaf1"][1].count("M") == 2 and f"M{x1},{y1}L{xs},{ys}" in groups["leaf1"][1]
+    leaf1 = _click(browser, "leaf1")
+    assert "RC520" in leaf1 and "ECMP group: finding · 2 links · max/mean 1.60 · CV 0.60" in leaf1
+    assert "Ethernet50 spine2 5000.0" in leaf1  # the hot member: 4 x 1250 MB/s
+    assert "ECMP group: n/a" in _click(browser, "leaf3") and "not observable on sonic" in _click(browser, "leaf3")
     browser.save_screenshot(str(tmp_path / "cabling.png"))  # (kept with --basetemp to look at)
     assert (tmp_path / "cabling.png").stat().st_size > 10_000
 

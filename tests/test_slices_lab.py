@@ -478,7 +478,7 @@ def test_sliced_cabling_check_through_ansible_runner_equals_the_unsliced_run(set
             job = _day(sliced_dir) / "slices" / "awx-55" / f"job-{500 + k}"
             meta = json.loads((job / "slice.json").read_text())
             assert meta["kind"] == "cabling" and sorted(meta["devices"]) == sorted(set(hosts) - {"fw1"})
-            # the raw link counters of its devices (nvue reads none: RC519, no samples, no file)
+            # the raw link counters of its devices (a platform that reads none has no samples, no file)
             assert sorted(p.name.split(".")[0] for p in (job / "counters").iterdir()) == sorted(
                 n for n in meta["devices"] if not no_link_reader(fab.devices[n]))
         merge = _run(setup.data_dir("cabling-merge", "roceconf.fabric.merge_slices", {"all": {"hosts": {}}},

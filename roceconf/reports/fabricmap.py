@@ -62,6 +62,25 @@ class DeviceMark:
 
 
 @dataclass
+class EcmpMark:
+    """One device's ECMP group on the map (cabling, RC520): its verdict's colour (``ok``, ``warning`` for a
+    finding, ``unknown``; ``na`` where the platform reads no bytes, RC519: it colours nothing), the spread and
+    each member link (port, peer device, bytes sent per second or None where not read)."""
+
+    device: str
+    status: str
+    color: str
+    reason: str | None
+    max_over_mean: float | None
+    cv: float | None
+    members: list[tuple[str, str, float | None]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"s": self.status, "c": self.color, "r": self.reason or "", "mom": self.max_over_mean, "cv": self.cv,
+                "m": [[p, peer, rate] for p, peer, rate in self.members]}
+
+
+@dataclass
 class Node:
     id: str
     label: str
@@ -91,6 +110,8 @@ class FabricMap:
     charts: list[str] = field(default_factory=list)
     #: device -> platform (the members of a grouped node have their own)
     platform_of: dict[str, str] = field(default_factory=dict)
+    #: the ECMP groups (cabling with link counters), one per device that has one
+    ecmp: list[EcmpMark] = field(default_factory=list)
 
 
 def _tiers(fab: Fabric) -> dict[str, int]:
@@ -285,7 +306,10 @@ def to_data(fmap: FabricMap) -> dict[str, Any]:
             if mark is not None and (mark.items or mark.color != "ok"):
                 devices[m] = {"c": mark.color, "st": mark.status, "n": i, "it": [x.to_dict() for x in mark.items]}
     links = [[index[a], index[b], RANK[c]] for a, b, c, _k in fmap.links]
-    return {"devices": devices, "kind": fmap.kind, "groups": groups, "links": links, "colors": list(COLORS)}
+    out = {"devices": devices, "kind": fmap.kind, "groups": groups, "links": links, "colors": list(COLORS)}
+    if fmap.ecmp:
+        out["ecmp"] = {g.device: g.to_dict() for g in fmap.ecmp}
+    return out
 
 
-__all__ = ["COLORS", "DeviceMark", "FabricMap", "Item", "Node", "build", "labels_fit", "mermaid", "to_data", "worst"]
+__all__ = ["COLORS", "DeviceMark", "EcmpMark", "FabricMap", "Item", "Node", "build", "labels_fit", "mermaid", "to_data", "worst"]

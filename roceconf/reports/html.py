@@ -24,6 +24,7 @@ from roceconf.reports.fabricmap import (
     RANK,
     ROW_NODES,
     DeviceMark,
+    EcmpMark,
     FabricMap,
     Item,
     build,
@@ -197,10 +198,36 @@ def cabling_map(report: Any, fab: Fabric) -> FabricMap:
             per.setdefault(n.platform, []).append(n.check)
         na = "; n/a, not observable (RC519): " + "; ".join(f"{p} {', '.join(ks)}" for p, ks in per.items())
     c = report.counts
-    return build(fab, marks, f"roceconf cabling — fabric {fab.intent.fabric}", "cabling",
+    fmap = build(fab, marks, f"roceconf cabling — fabric {fab.intent.fabric}", "cabling",
                  f"{c['links']} links: {c['ok']} ok, {c['fail']} with findings, {c['unknown']} unknown; "
                  f"{c['devices']} devices, {c['unknown_devices']} not read; {c['error']} error(s), "
                  f"{c['warning']} warning(s){na}")
+    if report.link is not None:
+        fmap.ecmp = [EcmpMark(g.device, g.status, _ECMP.get(g.status, "unknown"), g.reason, g.max_over_mean, g.cv,
+                              [(p, peer, rate) for p, (peer, rate) in g.members.items()])
+                     for g in report.link.groups if g.device in fab.devices]
+    return fmap
+
+
+#: an ECMP group's verdict -> its colour on the map (RC520 is a warning; n/a colours nothing)
+_ECMP = {"ok": "ok", "finding": "warning", "unknown": "unknown", "n/a": "na"}
+
+
+def _ecmp_paths(fmap: FabricMap) -> list[tuple[str, str, str, str]]:
+    """Each ECMP group's member links as one SVG path: (device, colour, path, the group's one-line title)."""
+    pos = {m: (n.x, n.y) for n in fmap.nodes for m in n.members}
+    out = []
+    for g in fmap.ecmp:
+        if g.device not in pos:
+            continue
+        x1, y1 = pos[g.device]
+        d = "".join(f"M{x1},{y1}L{pos[peer][0]},{pos[peer][1]}" for _p, peer, _r in g.members
+                    if peer in pos and pos[peer] != (x1, y1))
+        spread = (f", max/mean {g.max_over_mean:.2f}, CV {g.cv:.2f}" if g.max_over_mean is not None and g.cv is not None
+                  else "")
+        title = escape.plain(f"ECMP group of {g.device} ({len(g.members)} links): {g.status}{spread}")
+        out.append((g.device, g.color, d, title))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- charts
@@ -372,6 +399,7 @@ def render(fmap: FabricMap) -> str:
         colors=COLORS,
         labels=_LABELS,
         paths=[(c, "".join(segs[c])) for c in order],
+        ecmp=_ecmp_paths(fmap),
         tier_rows=tier_rows,
         show_labels={t: labels_fit(by_tier[t], _step(fmap, by_tier[t])) for t in tiers},
         big={t: 18 if per_tier[t] <= 60 else 10 for t in tiers},

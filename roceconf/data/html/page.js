@@ -43,7 +43,27 @@
     sec.appendChild(mk('h3', null, name + (d && d.st ? ' — ' + d.st : '')));
     if (!d || !d.it.length) { sec.appendChild(mk('p', null, 'No findings.')); }
     else { d.it.forEach(function (it) { sec.appendChild(card(it)); }); }
+    var g = D.ecmp ? D.ecmp[name] : null;
+    if (g) { sec.appendChild(ecmpBox(g)); }
     return sec;
+  }
+  function num(v, k) { return v === null || v === undefined ? '-' : Number(v).toFixed(k); }
+  function ecmpBox(g) {
+    // the device's ECMP group (RC520): its verdict, the spread and each member link's bytes sent per second
+    var box = mk('div', 'ecmpbox card s-' + (g.c === 'na' ? 'unknown' : g.c));
+    box.appendChild(mk('p', 'what', 'ECMP group: ' + g.s + ' · ' + g.m.length + ' links · max/mean ' + num(g.mom, 2) +
+      ' · CV ' + num(g.cv, 2)));
+    if (g.r) { box.appendChild(mk('p', 'detail', g.r)); }
+    var t = mk('table'), head = t.insertRow();
+    ['port', 'to', 'MB/s sent'].forEach(function (h) { head.appendChild(mk('th', null, h)); });
+    g.m.forEach(function (m) {
+      var r = t.insertRow();
+      r.appendChild(mk('td', null, m[0]));
+      r.appendChild(mk('td', null, m[1]));
+      r.appendChild(mk('td', null, m[2] === null ? 'not read' : num(m[2] / 1e6, 1)));
+    });
+    box.appendChild(t);
+    return box;
   }
   function show(i, member) {
     var el = nodes[i], members = membersOf(i);
