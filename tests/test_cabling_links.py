@@ -20,7 +20,8 @@ from roceconf.cabling.linkhealth import judge, tiers
 from roceconf.cabling.report import FORMATS, format_report
 from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
 from roceconf.counters.hostnic import with_end
-from roceconf.counters.model import LINK_COUNTERS, CounterSpec, PortCounters, Snapshot
+from roceconf.counters.model import LINK_COUNTERS, OPTICS_LEVELS, CounterSpec, PortCounters, Snapshot
+from roceconf.counters.model import OPTICS as OPTICS_READINGS
 from roceconf.drift.audit import audit
 from roceconf.health.collect import SAVED_SUFFIX, health_offline
 from roceconf.health.report import format_report as health_format
@@ -83,9 +84,12 @@ def end(report, device: str, port: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
-BLIND = {"eos": {"fec"}, "nxos": {"fec", "flaps"}, "junos": {"fec"}, "sonic": {"fcs", "flaps", "speed", "ecmp"},
-         "nvue": {"fcs", "fec", "flaps", "speed", "ecmp"}, "connectx": {"fec", "speed"}, "bnxt": {"fec", "speed"},
-         "linux-dcb": {"fec", "speed"}}
+OPTICS = {"rx_power", "tx_power", "temperature"}
+BLIND = {"eos": {"fec", *OPTICS}, "nxos": {"fec", "flaps", *OPTICS}, "junos": {"fec"},
+         "sonic": {"fcs", "flaps", "speed", "ecmp", *OPTICS}, "nvue": {"fcs", "fec", "flaps", "speed", "ecmp", *OPTICS},
+         "connectx": {"fec", "speed", *OPTICS}, "bnxt": {"fec", "speed", *OPTICS}, "linux-dcb": {"fec", "speed", *OPTICS}}
+#: the optics checks of an end whose platform reads no optics (RC519)
+NO_OPTICS = dict.fromkeys(OPTICS, "n/a")
 
 
 def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observe_is_na(
@@ -93,13 +97,18 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     report = run(fab, tmp_path)
     assert report.findings == []
     # per platform: what its answers carry is judged ok, a check it never reads is n/a (never ok, never unknown)
-    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # EOS
-    assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}  # NX-OS
-    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok"}  # Junos
-    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "n/a"}  # SONiC
-    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a"}  # NVUE
+    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok",
+                                                  **NO_OPTICS}  # EOS
+    assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok",
+                                                    **NO_OPTICS}  # NX-OS
+    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok",
+                                                 "rx_power": "ok", "tx_power": "ok", "temperature": "ok"}  # Junos
+    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "n/a",
+                                                   **NO_OPTICS}  # SONiC
+    assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a",
+                                             **NO_OPTICS}  # NVUE
     for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
-        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a"}
+        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a", **NO_OPTICS}
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
     # an end with no observable check is n/a; its link is judged on the other end
@@ -128,6 +137,8 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
     from roceconf.cabling.linkhealth import CHECKS, ECMP_COUNTER
 
     full = PortCounters(link={**{c: 7 for c in LINK_COUNTERS}, "speed_bps": 400 * 10**9})
+    for reading in OPTICS_READINGS:
+        full.set_optics(reading, -1.0, dict.fromkeys(OPTICS_LEVELS, 0.5))
     seen = set()
     for dev in fab.devices.values():
         if dev.platform in seen:
@@ -141,7 +152,7 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
         if dev.is_host:
             outs = {c: with_end(t) for c, t in outs.items()}
         parsed, _warnings = spec.parse(outs)
-        got = set(parsed[port].link) if port in parsed else set()
+        got = {*parsed[port].link, *(k for k in parsed[port].optics or {} if ":" not in k)} if port in parsed else set()
         assert got == spec.link_reads, dev.platform
         blind = {k for k, (c, _r) in CHECKS.items() if c not in spec.link_reads}
         assert blind | ({"ecmp"} if ECMP_COUNTER not in spec.link_reads else set()) == BLIND[dev.platform]
@@ -150,7 +161,8 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
 
 @pytest.mark.parametrize("fixtures", [
     ["eos/counters/real/napalm-show-interfaces", "eos/counters/real/napalm-get-interfaces"],  # speed: the 2nd
-    ["nxos/counters/real/napalm-n3548-show-interface"], ["junos/counters/real/pyez-srx-extensive"],
+    ["nxos/counters/real/napalm-n3548-show-interface"],
+    ["junos/counters/real/pyez-srx-extensive", "junos/counters/real/napalm-optics-normal"],  # optics: the 2nd
     ["sonic/counters/real/fec-stats"]], ids=["eos", "nxos", "junos", "sonic"])
 def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
     """The link counters each platform declares are the ones its real recorded answers parse to (the expected
@@ -160,6 +172,7 @@ def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
         expected = yaml.safe_load((Path(__file__).parent / "fixtures" / (fixture + ".expected.yaml")).read_text())
         expected = expected.get("ports", expected) if "warnings" in expected else expected
         got |= {c for port in expected.values() for c in (port.get("link") or {})}
+        got |= {c for port in expected.values() for c in (port.get("optics") or {}) if ":" not in c}
     assert got == platforms.counters(fixtures[0].split("/")[0]).link_reads
 
 
@@ -181,12 +194,15 @@ SHOWN = {
     "fec": (["leaf3:Ethernet248"], "RC511"),
     # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos
     "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1"], "RC513"),
+    # received power below the module's low alarm threshold: Junos (readings with thresholds)
+    "optics": (["spine2:et-0/0/1"], "RC514"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
 NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
              "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
-             "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"]}  # NVUE, SONiC, a host: speed n/a
-CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed"}
+             "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"],  # NVUE, SONiC, a host: speed n/a
+             "optics": ["leaf1:Ethernet49", "spine1:Ethernet1/3", "leaf3:Ethernet0", "gpu1:eth0"]}
+CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed", "optics": "rx_power"}
 
 
 @pytest.mark.parametrize("name", sorted(SHOWN))
@@ -263,7 +279,7 @@ def test_a_link_whose_observable_checks_are_clean_on_both_ends_is_ok(fab: Fabric
     # the samples carry FEC (and flaps on NX-OS) but the platforms declare no reader for them: the declaration
     # decides, a stray value is not judged
     assert {k: c.status for k, c in lh.ends[("spine1", "Ethernet1/1")].checks.items()} == {
-        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok"}
+        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok", **NO_OPTICS}
     assert lh.findings == []
 
 

@@ -1,10 +1,13 @@
-"""Link health (RC510-RC513) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
+"""Link health (RC510-RC516) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
 
-Each end of every intent link is judged on four checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
+Each end of every intent link is judged on seven checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
 the reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps``
 (carrier transitions, RC512), judged on the rates between consecutive samples of that port, and ``speed``
 (RC513): the operational speed read (the last sample holding it) against the intent's port speed, or against
-the far end's speed read where the intent gives the two ends different speeds.
+the far end's speed read where the intent gives the two ends different speeds; and the optics (DOM) ``rx_power``
+(RC514), ``tx_power`` (RC515) and ``temperature`` (RC516): the reading of the last sample holding it against the
+module's own alarm / warning thresholds in that sample (past a warning threshold: a warning, past an alarm
+threshold: an error; a threshold missing: unknown).
 
 A check whose counter the platform never reads (``CounterSpec.link_reads``: no sourced counter) is ``n/a``:
 not observable there, said once per platform and check (RC519, :func:`not_observable`), and left out of the
@@ -35,10 +38,13 @@ from roceconf.cabling.rules import (
     R_FEC,
     R_FLAP,
     R_NOT_OBSERVABLE,
+    R_RX_POWER,
     R_SPEED,
+    R_TEMPERATURE,
+    R_TX_POWER,
     LinkThresholds,
 )
-from roceconf.counters.model import Snapshot
+from roceconf.counters.model import OPTICS_LEVELS, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key
@@ -49,7 +55,12 @@ CHECKS: dict[str, tuple[str, Rule]] = {
     "fec": ("fec_uncorrectable", R_FEC),
     "flaps": ("carrier_transitions", R_FLAP),
     "speed": ("speed_bps", R_SPEED),
+    "rx_power": ("rx_power_dbm", R_RX_POWER),
+    "tx_power": ("tx_power_dbm", R_TX_POWER),
+    "temperature": ("temperature_c", R_TEMPERATURE),
 }
+#: the optics checks (RC514-RC516): the reading of the last sample holding it against the module's own thresholds
+OPTICS_CHECKS = ("rx_power", "tx_power", "temperature")
 #: the checks judged on rates (speed is a gauge: the value read, compared with the intent and the far end)
 RATE_CHECKS = ("fcs", "fec", "flaps")
 #: the counter the ECMP check (RC520) needs
@@ -79,6 +90,13 @@ class Check:
     def to_dict(self) -> dict[str, Any]:
         return {"status": self.status, "value": None if self.value is None else round(self.value, 6),
                 "reason": self.reason}
+
+
+@cache
+def _na(platform: str, counter: str) -> Check:
+    """The n/a check of a counter the platform never reads: one shared object per platform and counter (a
+    fabric has many ends of one platform; nothing changes a check once made)."""
+    return Check(NA, reason=na_reason(platform, counter))
 
 
 @dataclass
@@ -132,6 +150,8 @@ class LinkFinding:
     port: str | None
     message: str
     observed: str | None = None
+    #: the finding's own severity where it is not the rule's (an optics warning threshold crossed: warning)
+    severity: str | None = None
 
 
 @dataclass
@@ -197,7 +217,7 @@ def _rates(snaps: list[Snapshot], port: str, counter: str) -> tuple[list[tuple[f
 def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkThresholds) -> Check:
     counter, _rule = CHECKS[name]
     if counter not in link_reads(platform):
-        return Check(NA, reason=na_reason(platform, counter))
+        return _na(platform, counter)
     if len(snaps) < 2:
         return Check("unknown", reason=f"{len(snaps)} sample(s): rates need two")
     rates, seen, reset = _rates(snaps, port, counter)
@@ -237,7 +257,7 @@ def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | Non
     the two ends different speeds (``far_gbps``), against the far end's speed as read (``far``) instead.
     ``value`` is the speed read, bits/s."""
     if "speed_bps" not in link_reads(platform):
-        return Check(NA, reason=na_reason(platform, "speed_bps"))
+        return _na(platform, "speed_bps")
     mine = _speed_read(snaps, port)
     if mine is None:
         return Check("unknown", reason=f"speed_bps missing from {platform}'s answers for this port (the platform "
@@ -254,6 +274,45 @@ def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | Non
     if why and far is not None and far != mine and "far end" not in why:
         why += f" (the far end runs at {_gbps(far)})"
     return Check("ok" if ok else "finding", value=mine, reason=why)
+
+
+#: optics check -> (what it is, unit) in messages
+_OPTICS_WORDS = {"rx_power": ("received power", "dBm"), "tx_power": ("transmitted power", "dBm"),
+                 "temperature": ("module temperature", "C")}
+#: threshold level -> (words, severity of a reading past it); alarms first: the worse one crossed is reported
+_LEVELS = (("high_alarm", "high alarm", "error", 1), ("low_alarm", "low alarm", "error", -1),
+           ("high_warn", "high warning", "warning", 1), ("low_warn", "low warning", "warning", -1))
+
+
+def _optics(snaps: list[Snapshot], port: str, platform: str, name: str) -> tuple[Check, str | None]:
+    """RC514-RC516 on one end: the reading of the last sample holding it against the module's own thresholds
+    of that sample; (check, severity of the finding or None). Past an alarm threshold: error, past a warning
+    threshold: warning; no threshold crossed but one of the four missing: unknown (nothing to judge against)."""
+    reading = CHECKS[name][0]
+    if reading not in link_reads(platform):
+        return _na(platform, reading), None
+    got: dict[str, float] | None = None
+    for s in reversed(snaps):
+        pc = s.ports.get(port)
+        if pc is not None and pc.optics and reading in pc.optics:
+            got = pc.optics
+            break
+    if got is None:
+        return Check("unknown", reason=f"{reading} missing from {platform}'s answers for this port (no transceiver, "
+                                       "no DOM, or not read)"), None
+    v = got[reading]
+    what, unit = _OPTICS_WORDS[name]
+    for level, words, severity, sign in _LEVELS:
+        t = got.get(f"{reading}:{level}")
+        if t is not None and (v - t) * sign > 0:
+            side = "above" if sign > 0 else "below"
+            return Check("finding", v, f"{what} {v:g} {unit} is {side} the module's {words} threshold ({t:g} "
+                                       f"{unit})"), severity
+    missing = [lv for lv in OPTICS_LEVELS if f"{reading}:{lv}" not in got]
+    if missing:
+        return Check("unknown", v, f"{what} {v:g} {unit} read but the module's {', '.join(missing)} "
+                                   "threshold(s) not: nothing to judge it against"), None
+    return Check("ok", v), None
 
 
 def tiers(fab: Fabric) -> dict[str, int]:
@@ -351,11 +410,15 @@ def judge(
                     eh.checks[name] = Check("unknown", reason=f"counters not read: {unread[me.device]}")
                     continue
                 if me.device in unread:
-                    eh.checks[name] = Check(NA, reason=na_reason(platform, counter))
+                    eh.checks[name] = _na(platform, counter)
                     continue
+                severity = None
                 if name == "speed":
                     c = eh.checks[name] = _speed(snaps[me.device], me.port, platform, _want(fab, me),
                                                  _want(fab, peer), _far_speed(fab, snaps, peer))
+                elif name in OPTICS_CHECKS:
+                    c, severity = _optics(snaps[me.device], me.port, platform, name)
+                    eh.checks[name] = c
                 else:
                     c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
                 if c.status != "finding":
@@ -365,6 +428,11 @@ def judge(
                 if name == "speed":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
                     findings.append(LinkFinding(rule, me.device, me.port, msg, _gbps(v)))
+                    continue
+                if name in OPTICS_CHECKS:
+                    way = "from" if name == "rx_power" else "to"
+                    msg = f"{me.port} ({way} {peer.device}:{peer.port}): {c.reason}"
+                    findings.append(LinkFinding(rule, me.device, me.port, msg, f"{v:g}", severity))
                     continue
                 if name == "flaps":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
@@ -427,5 +495,5 @@ def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: 
             for (p, k), (devs, n) in sorted(seen.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])))]
 
 
-__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "RATE_CHECKS", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
+__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "OPTICS_CHECKS", "RATE_CHECKS", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
            "judge", "link_reads", "na_reason", "not_observable", "tiers"]

@@ -11,6 +11,7 @@ fires on it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,17 @@ LINK_COUNTERS: dict[str, str] = {
     # a gauge, not a total: read as it is in each sample (RC513 compares it between the two ends and with the intent)
     "speed_bps": "operational speed of the link, bits per second (a gauge: the value read, never a rate)",
 }
+#: Optics (DOM) readings of a port's transceiver, each a signed decimal (``PortCounters.optics``), read with the
+#: module's own alarm / warning thresholds where the answer carries them (``OPTICS_LEVELS``). A gauge: the value
+#: read, never a rate. Judged by ``roceconf cabling`` (RC514-RC516); a platform names the ones it reads in
+#: ``CounterSpec.link_reads`` like the link counters.
+OPTICS: dict[str, str] = {
+    "rx_power_dbm": "optical power received, dBm",
+    "tx_power_dbm": "optical power sent (laser output), dBm",
+    "temperature_c": "transceiver module temperature, degrees Celsius",
+}
+#: the module's thresholds of a reading, kept as ``<reading>:<level>`` in ``PortCounters.optics``
+OPTICS_LEVELS = ("high_alarm", "high_warn", "low_warn", "low_alarm")
 #: a speed as the devices print it: ``10 Gb/s``, ``1000 Mb/s`` (NX-OS ``eth_speed``), ``1000mbps``, ``10Gbps``
 #: (Junos ``speed``); anything else (``auto-speed``, ``Auto``, ``Unspecified``) is no speed
 _SPEED = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt])(?:b/s|bps)\s*$", re.IGNORECASE)
@@ -72,6 +84,21 @@ def speed_bps(text: Any) -> int | None:
         return None
     v = round(float(m.group(1)) * _SPEED_UNIT[m.group(2).lower()])
     return v if v > 0 else None
+
+
+#: a signed decimal as the devices print a reading: ``-3.42``, ``45 degrees C / 113 degrees F`` (Junos), ``-30.45
+#: dBm``, ``35.66 C`` (NX-OS): the first number; ``- Inf``, ``N/A``, ``off`` are none
+_DECIMAL = re.compile(r"^\s*([-+]?[0-9]+(?:\.[0-9]+)?)(?![0-9.])")
+
+
+def optics_value(text: Any) -> float | None:
+    """A reading or threshold as a float (the first signed decimal of the text), None when it is not one."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, (int, float)):
+        return float(text) if math.isfinite(text) else None
+    m = _DECIMAL.match(text) if isinstance(text, str) else None
+    return float(m.group(1)) if m else None
 
 
 ROCE_ERRORS = ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err")
@@ -91,12 +118,32 @@ class PortCounters:
     wd_read: list[int] | None = None
     #: link counters (``LINK_COUNTERS``); a name absent was not read (never 0)
     link: dict[str, int] = field(default_factory=dict)
+    #: optics readings (``OPTICS``) and the module's thresholds (``<reading>:<level>``, ``OPTICS_LEVELS``), signed
+    #: decimals; None where nothing was read (no dict per port then: most answers carry no optics)
+    optics: dict[str, float] | None = None
 
     def set_link(self, counter: str, value: int) -> None:
         if counter not in LINK_COUNTERS:
             raise KeyError(counter)
         if value >= 0:
             self.link[counter] = int(value)
+
+    def set_optics(self, reading: str, value: float | None, thresholds: dict[str, float | None] | None = None) -> None:
+        """One optics reading (``OPTICS``) and the module's thresholds for it (``OPTICS_LEVELS`` -> value); a
+        value that is no finite number (``- Inf``, ``N/A``: None) is not kept, so it reads as not read."""
+        if reading not in OPTICS:
+            raise KeyError(reading)
+        got = {reading: value} if value is not None else {}
+        for level, v in (thresholds or {}).items():
+            if level not in OPTICS_LEVELS:
+                raise KeyError(level)
+            if v is not None:
+                got[f"{reading}:{level}"] = v
+        got = {k: float(v) for k, v in got.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+        if got:
+            if self.optics is None:
+                self.optics = {}
+            self.optics.update(got)
 
     def set_prio(self, counter: str, priority: int, value: int) -> None:
         if counter not in PRIO_COUNTERS:
@@ -155,6 +202,8 @@ class PortCounters:
         }
         if self.link:  # only where read: a snapshot without link counters reads as before
             out["link"] = dict(sorted(self.link.items()))
+        if self.optics:
+            out["optics"] = dict(sorted(self.optics.items()))
         return out
 
     @classmethod
@@ -166,6 +215,7 @@ class PortCounters:
             wd_shut=data.get("wd_shut"),
             wd_read=data.get("wd_read"),
             link={k: int(v) for k, v in data.get("link", {}).items()},
+            optics={k: float(v) for k, v in data["optics"].items()} if data.get("optics") else None,
         )
 
 
@@ -219,6 +269,8 @@ def to_int(value: Any) -> int | None:
 
 __all__ = [
     "LINK_COUNTERS",
+    "OPTICS",
+    "OPTICS_LEVELS",
     "PORT_COUNTERS",
     "PRIO_COUNTERS",
     "PRIO_GAUGES",
@@ -226,6 +278,7 @@ __all__ = [
     "PortCounters",
     "Snapshot",
     "speed_bps",
+    "optics_value",
     "to_int",
 ]
 
@@ -257,7 +310,8 @@ class CounterSpec:
       FCS errors, FEC, carrier transitions, octets) that ``roceconf cabling`` samples; None where the platform
       reads none (no primary source for them: docs/cabling.md); ``parse`` reads their answers too;
     * ``link_sources``: command -> the document or recording that defines the link counters read from it;
-    * ``link_reads``: the link counters (``LINK_COUNTERS`` names) ``parse`` reads from those answers, each
+    * ``link_reads``: the link counters (``LINK_COUNTERS`` names) and optics readings (``OPTICS``, each with the
+      module's thresholds) ``parse`` reads from those answers, each
       defined by a source in ``link_sources``: a counter not listed is never read on the platform, so
       ``roceconf cabling`` reports the checks that need it as not observable (RC519), not as unknown.
     """
@@ -272,7 +326,7 @@ class CounterSpec:
     link_reads: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        bad = sorted(self.link_reads - LINK_COUNTERS.keys())
+        bad = sorted(self.link_reads - LINK_COUNTERS.keys() - OPTICS.keys())
         if bad:
             raise ValueError(f"link_reads names no link counter: {', '.join(bad)}")
         if bool(self.link_reads) != (self.link_commands is not None) or bool(self.link_reads) != bool(
