@@ -26,7 +26,8 @@ from roceconf.drift.audit import audit
 from roceconf.health.collect import SAVED_SUFFIX, health_offline
 from roceconf.health.report import format_report as health_format
 from roceconf.intent import Fabric
-from roceconf.lab.counters import LabCounters, PortProfile, Scenario
+from roceconf.lab.counters import OPTICS as LAB_OPTICS
+from roceconf.lab.counters import OPTICS_THRESHOLDS, LabCounters, PortProfile, Scenario
 from tests.test_cabling import LAB_INTENT, save
 
 BIN = Path(sys.executable).parent
@@ -85,11 +86,12 @@ def end(report, device: str, port: str) -> dict[str, str]:
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
 OPTICS = {"rx_power", "tx_power", "temperature"}
-BLIND = {"eos": {"fec", *OPTICS}, "nxos": {"fec", "flaps", *OPTICS}, "junos": {"fec"},
-         "sonic": {"fcs", "flaps", "speed", "ecmp", *OPTICS}, "nvue": {"fcs", "fec", "flaps", "speed", "ecmp", *OPTICS},
+BLIND = {"eos": {"fec", *OPTICS}, "nxos": {"fec", "flaps"}, "junos": {"fec"},
+         "sonic": {"fcs", "flaps", "speed", "ecmp"}, "nvue": {"fcs", "fec", "flaps", "speed", "ecmp", *OPTICS},
          "connectx": {"fec", "speed", *OPTICS}, "bnxt": {"fec", "speed", *OPTICS}, "linux-dcb": {"fec", "speed", *OPTICS}}
 #: the optics checks of an end whose platform reads no optics (RC519)
 NO_OPTICS = dict.fromkeys(OPTICS, "n/a")
+OPTICS_OK = dict.fromkeys(OPTICS, "ok")
 
 
 def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observe_is_na(
@@ -100,11 +102,11 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok",
                                                   **NO_OPTICS}  # EOS
     assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok",
-                                                    **NO_OPTICS}  # NX-OS
+                                                    **OPTICS_OK}  # NX-OS
     assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok",
-                                                 "rx_power": "ok", "tx_power": "ok", "temperature": "ok"}  # Junos
+                                                 **OPTICS_OK}  # Junos
     assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "n/a",
-                                                   **NO_OPTICS}  # SONiC
+                                                   **OPTICS_OK}  # SONiC
     assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a",
                                              **NO_OPTICS}  # NVUE
     for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
@@ -161,9 +163,9 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
 
 @pytest.mark.parametrize("fixtures", [
     ["eos/counters/real/napalm-show-interfaces", "eos/counters/real/napalm-get-interfaces"],  # speed: the 2nd
-    ["nxos/counters/real/napalm-n3548-show-interface"],
+    ["nxos/counters/real/napalm-n3548-show-interface", "nxos/counters/real/ntc-transceiver-details"],
     ["junos/counters/real/pyez-srx-extensive", "junos/counters/real/napalm-optics-normal"],  # optics: the 2nd
-    ["sonic/counters/real/fec-stats"]], ids=["eos", "nxos", "junos", "sonic"])
+    ["sonic/counters/real/fec-stats", "sonic/counters/real/sfpshow-qsfp-dd-dom"]], ids=["eos", "nxos", "junos", "sonic"])
 def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
     """The link counters each platform declares are the ones its real recorded answers parse to (the expected
     parses, which tests/test_health_real_counters.py holds to the parser's)."""
@@ -194,14 +196,14 @@ SHOWN = {
     "fec": (["leaf3:Ethernet248"], "RC511"),
     # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos
     "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1"], "RC513"),
-    # received power below the module's low alarm threshold: Junos (readings with thresholds)
-    "optics": (["spine2:et-0/0/1"], "RC514"),
+    # received power below the module's low alarm threshold: Junos, NX-OS, SONiC (readings with thresholds)
+    "optics": (["spine2:et-0/0/1", "spine1:Ethernet1/3", "leaf3:Ethernet0"], "RC514"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
 NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
              "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
              "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"],  # NVUE, SONiC, a host: speed n/a
-             "optics": ["leaf1:Ethernet49", "spine1:Ethernet1/3", "leaf3:Ethernet0", "gpu1:eth0"]}
+             "optics": ["leaf1:Ethernet49", "leaf2:swp1", "gpu1:eth0"]}  # EOS, NVUE, a host: optics n/a
 CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed", "optics": "rx_power"}
 
 
@@ -263,6 +265,8 @@ def _snaps(values: list[dict[str, int]], device: str = "leaf1", port: str = "Eth
     out = []
     for t, v in zip(times, values, strict=True):
         pc = PortCounters(link=dict(v))
+        for reading, value in LAB_OPTICS.items():  # a module within its thresholds
+            pc.set_optics(reading, value, dict(OPTICS_THRESHOLDS[reading]))
         out.append(Snapshot(device, "eos", t, {port: pc}))
     return out
 
@@ -279,7 +283,7 @@ def test_a_link_whose_observable_checks_are_clean_on_both_ends_is_ok(fab: Fabric
     # the samples carry FEC (and flaps on NX-OS) but the platforms declare no reader for them: the declaration
     # decides, a stray value is not judged
     assert {k: c.status for k, c in lh.ends[("spine1", "Ethernet1/1")].checks.items()} == {
-        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok", **NO_OPTICS}
+        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok", **OPTICS_OK}
     assert lh.findings == []
 
 

@@ -137,6 +137,9 @@ LINK_SCENARIOS = {
     "speed-mismatch@leaf1:Ethernet1": ("RC513", "leaf1", "Ethernet1"),  # EOS (its far end, a host: speed n/a)
     "speed-mismatch@spine1:Ethernet1/2": ("RC513", "spine1", "Ethernet1/2"),  # NX-OS
     "speed-mismatch@spine2:et-0/0/3": ("RC513", "spine2", "et-0/0/3"),  # Junos (its far end, EOS, runs at the intent's)
+    "optics@spine2:et-0/0/0": ("RC514", "spine2", "et-0/0/0"),  # Junos: received power below the alarm threshold
+    "optics@spine1:Ethernet1/4": ("RC514", "spine1", "Ethernet1/4"),  # NX-OS
+    "optics@leaf3:Ethernet8": ("RC514", "leaf3", "Ethernet8"),  # SONiC
 }
 
 
@@ -146,7 +149,10 @@ NOT_OBSERVABLE = sorted([("eos", "fec"), ("nxos", "fec"), ("nxos", "flaps"), ("j
                          ("sonic", "flaps"), ("sonic", "speed"), ("sonic", "ecmp"), ("nvue", "fcs"), ("nvue", "fec"),
                          ("nvue", "flaps"), ("nvue", "speed"), ("nvue", "ecmp"), ("connectx", "fec"),
                          ("connectx", "speed"), ("bnxt", "fec"), ("bnxt", "speed"), ("linux-dcb", "fec"),
-                         ("linux-dcb", "speed")])
+                         ("linux-dcb", "speed"),
+                         # optics (RC514-RC516): read on Junos, NX-OS and SONiC only
+                         *((p, k) for p in ("eos", "nvue", "connectx", "bnxt", "linux-dcb")
+                           for k in ("rx_power", "tx_power", "temperature"))])
 
 
 @SHARED_LAB
@@ -188,7 +194,7 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     counter (crc on NVUE and SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
     what is observable; the saved samples replay offline (--counters) to the same findings."""
     lab_, inv = cabled
-    blind = ["crc@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
+    blind = ["crc@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1", "optics@leaf1:Ethernet2"]
     lab_.set_scenarios([*LINK_SCENARIOS, *blind])
     env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
     saved_lldp, saved, out = tmp_path / "lldp", tmp_path / "counters", tmp_path / "live.json"
@@ -206,6 +212,10 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     assert ends[("leaf2", "swp1")]["fcs"]["status"] == "n/a"
     assert ends[("leaf3", "Ethernet0")]["fcs"]["status"] == "n/a"
     assert ends[("spine1", "Ethernet1/1")]["flaps"]["status"] == "n/a"
+    assert ends[("leaf1", "Ethernet2")]["rx_power"]["status"] == "n/a"  # EOS: optics not read
+    assert ends[("spine2", "et-0/0/0")]["rx_power"] == {
+        "status": "finding", "value": -24.5,
+        "reason": "received power -24.5 dBm is below the module's low alarm threshold (-20 dBm)"}
     # the links fail exactly where a link health finding is (RC520 is its group's, not a link's), every other
     # one is ok (nothing unknown in the lab)
     failed = {(li["a"], li["b"]) for li in live["links"] if li["status"] == "fail"}

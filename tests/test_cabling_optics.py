@@ -22,7 +22,8 @@ from roceconf.platforms.base import split_outputs
 from tests.test_cabling import LAB_INTENT
 from tests.test_cabling_links import run
 
-REAL = Path(__file__).parent / "fixtures" / "junos" / "counters" / "real"
+FIXTURES = Path(__file__).parent / "fixtures"
+REAL = FIXTURES / "junos" / "counters" / "real"
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +31,18 @@ def fab() -> Fabric:
     return load_valid(LAB_INTENT)
 
 
-def _real(name: str) -> dict[str, PortCounters]:
-    outs = {cmd: out for cmd, _line, out in split_outputs((REAL / name).read_text())}
-    ports, warnings = platforms.counters("junos").parse(outs)
+def _real(name: str, platform: str = "junos") -> dict[str, PortCounters]:
+    folder = FIXTURES / platform / "counters" / "real"
+    outs = {cmd: out for cmd, _line, out in split_outputs((folder / name).read_text())}
+    ports, warnings = platforms.counters(platform).parse(outs)
     assert warnings == []
     return ports
+
+
+def _judged(fab: Fabric, device: str, port: str, pc: PortCounters):
+    """(the end's checks, the findings) of DEVICE:PORT of the lab intent judged on two samples holding ``pc``."""
+    lh = judge(fab, {device: [Snapshot(device, "x", t, {port: pc}) for t in (0.0, 10.0)]}, {})
+    return lh.ends[(device, port)].checks, [(f.rule.id, f.severity, f.message) for f in lh.findings]
 
 
 def _end(fab: Fabric, pc: PortCounters, port: str = "et-0/0/1") -> dict[str, tuple[str, float | None, str | None]]:
@@ -165,3 +173,55 @@ def test_an_optics_finding_shows_in_every_format_with_its_own_severity(fab: Fabr
 
     page = html.render(html.cabling_map(report, fab))
     assert "RC514" in page and "-24.5 dBm" in page
+
+
+def test_the_real_nxos_answer_agrees_with_the_modules_own_alarm_flags(fab: Fabric) -> None:
+    """NX-OS (ntc-templates' recording): Ethernet3/1 prints ``--`` (low alarm) beside its transmitted and
+    received power: both are errors here; its temperature is within its thresholds. Ethernet3/3's transmitted
+    power is N/A: unknown. The multi-lane Ethernet4/1 is judged on its worst lane, all within."""
+    ports = _real("ntc-transceiver-details.txt", "nxos")
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", ports["Ethernet3/1"])
+    assert {k: checks[k].status for k in ("rx_power", "tx_power", "temperature")} == {
+        "rx_power": "finding", "tx_power": "finding", "temperature": "ok"}
+    assert found == [
+        ("RC514", "error", "Ethernet1/1 (from leaf1:Ethernet49): received power -30.45 dBm is below the module's low "
+                           "alarm threshold (-13.9 dBm)"),
+        ("RC515", "error", "Ethernet1/1 (to leaf1:Ethernet49): transmitted power -14.05 dBm is below the module's "
+                           "low alarm threshold (-11.3 dBm)")]
+    checks, _found = _judged(fab, "spine1", "Ethernet1/1", ports["Ethernet3/3"])
+    assert checks["tx_power"].status == "unknown"
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", ports["Ethernet4/1"])
+    assert {k: checks[k].status for k in ("rx_power", "tx_power", "temperature")} == dict.fromkeys(
+        ("rx_power", "tx_power", "temperature"), "ok") and found == []
+
+
+def test_sonic_multi_lane_modules_are_judged_on_their_worst_lane(fab: Fabric) -> None:
+    """SONiC (sfpshow's recorded outputs): the QSFP-DD module has lane 2 above the high alarm and lane 3 far
+    below the low alarm: the worse, lane 3, is the error, never hidden by the seven others; the OSFP module
+    prints no thresholds: every reading is unknown, never ok; the QSFP28 active cable has no transmitted power."""
+    dd = _real("sfpshow-qsfp-dd-dom.txt", "sonic")["Ethernet8"]
+    checks, found = _judged(fab, "leaf3", "Ethernet0", dd)
+    assert found == [("RC514", "error", "Ethernet0 (from gpu3:eth0): received power (lane 3) -22.9243 dBm is below "
+                                        "the module's low alarm threshold (-11.9044 dBm)")]
+    assert checks["tx_power"].status == "ok" and checks["temperature"].status == "ok"
+    osfp = _real("sfpshow-osfp-dom.txt", "sonic")["Ethernet72"]
+    checks, found = _judged(fab, "leaf3", "Ethernet0", osfp)
+    assert found == [] and {checks[k].status for k in ("rx_power", "tx_power", "temperature")} == {"unknown"}
+    assert "threshold(s) not" in (checks["temperature"].reason or "")
+    q28 = _real("sfpshow-qsfp28-dom.txt", "sonic")["Ethernet0"]
+    checks, found = _judged(fab, "leaf3", "Ethernet0", q28)
+    assert found == [] and checks["rx_power"].status == "ok" and checks["tx_power"].status == "unknown"
+
+
+def test_the_worst_lane_is_the_one_furthest_past_or_nearest_to_a_threshold() -> None:
+    th = {"high_alarm": 7.0, "high_warn": 5.0, "low_warn": -9.0, "low_alarm": -12.0}
+    pc = PortCounters()
+    pc.set_worst_lane("rx_power_dbm", [(1, -1.0, th), (2, -9.5, th), (3, -3.0, th)])  # lane 2 past a warning
+    assert (pc.optics or {})["rx_power_dbm"] == -9.5 and (pc.optics or {})["rx_power_dbm:lane"] == 2.0
+    pc.set_worst_lane("tx_power_dbm", [(1, 7.5, th), (2, -20.0, th)])  # both past an alarm: the further
+    assert (pc.optics or {})["tx_power_dbm"] == -20.0
+    pc.set_worst_lane("temperature_c", [(1, 1.0, th), (2, 4.0, th)])  # both within: the nearer to a threshold
+    assert (pc.optics or {})["temperature_c"] == 4.0
+    none = PortCounters()
+    none.set_worst_lane("rx_power_dbm", [(1, None, th), (2, None, th)])
+    assert none.optics is not None and "rx_power_dbm" not in none.optics  # thresholds only: reads as not read

@@ -302,6 +302,9 @@ def _optics(snaps: list[Snapshot], port: str, platform: str, name: str) -> tuple
                                        "no DOM, or not read)"), None
     v = got[reading]
     what, unit = _OPTICS_WORDS[name]
+    lane = got.get(f"{reading}:lane")
+    if lane is not None:
+        what += f" (lane {lane:g})"
     for level, words, severity, sign in _LEVELS:
         t = got.get(f"{reading}:{level}")
         if t is not None and (v - t) * sign > 0:

@@ -101,6 +101,18 @@ def optics_value(text: Any) -> float | None:
     return float(m.group(1)) if m else None
 
 
+def _badness(value: float, thresholds: dict[str, float | None]) -> tuple[int, float]:
+    """How bad a reading is against its thresholds: (3 past an alarm, 2 past a warning, 1 within but a threshold
+    missing, 0 within all four; then its margin to the nearest threshold, negated: a reading further past a
+    threshold, or nearer to one, is worse)."""
+    th = {k: v for k, v in thresholds.items() if v is not None and math.isfinite(v)}
+    alarm = value > th.get("high_alarm", math.inf) or value < th.get("low_alarm", -math.inf)
+    warn = value > th.get("high_warn", math.inf) or value < th.get("low_warn", -math.inf)
+    rank = 3 if alarm else 2 if warn else 1 if len(th) < len(OPTICS_LEVELS) else 0
+    margin = min((t - value if k.startswith("high") else value - t for k, t in th.items()), default=math.inf)
+    return rank, -margin
+
+
 ROCE_ERRORS = ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err")
 
 
@@ -128,9 +140,11 @@ class PortCounters:
         if value >= 0:
             self.link[counter] = int(value)
 
-    def set_optics(self, reading: str, value: float | None, thresholds: dict[str, float | None] | None = None) -> None:
+    def set_optics(self, reading: str, value: float | None, thresholds: dict[str, float | None] | None = None,
+                   lane: int | None = None) -> None:
         """One optics reading (``OPTICS``) and the module's thresholds for it (``OPTICS_LEVELS`` -> value); a
-        value that is no finite number (``- Inf``, ``N/A``: None) is not kept, so it reads as not read."""
+        value that is no finite number (``- Inf``, ``N/A``: None) is not kept, so it reads as not read. ``lane``:
+        the lane of a multi-lane module the reading is of (kept as ``<reading>:lane``)."""
         if reading not in OPTICS:
             raise KeyError(reading)
         got = {reading: value} if value is not None else {}
@@ -140,10 +154,28 @@ class PortCounters:
             if v is not None:
                 got[f"{reading}:{level}"] = v
         got = {k: float(v) for k, v in got.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+        if lane is not None and reading in got:
+            got[f"{reading}:lane"] = float(lane)
         if got:
             if self.optics is None:
                 self.optics = {}
             self.optics.update(got)
+
+    def set_worst_lane(self, reading: str, lanes: list[tuple[int, float | None, dict[str, float | None]]]) -> None:
+        """A multi-lane module's reading: of its lanes ``(lane, value, thresholds)`` the one that is worst - past
+        an alarm threshold, then past a warning one, then one missing a threshold, then the nearest to one - so
+        one bad lane is never hidden by good ones. A lane without a value is skipped (every lane without one:
+        only the thresholds are kept, the reading reads as not read)."""
+        read = [x for x in lanes if x[1] is not None and math.isfinite(x[1])]
+        if not read:
+            for _lane, _v, th in lanes[:1]:
+                self.set_optics(reading, None, th)
+            return
+        if len(read) == 1:
+            lane, v, th = read[0]
+            self.set_optics(reading, v, th, lane if len(lanes) > 1 else None)
+            return
+        self.set_optics(reading, *max(((v, th, lane) for lane, v, th in read), key=lambda x: _badness(x[0], x[1])))
 
     def set_prio(self, counter: str, priority: int, value: int) -> None:
         if counter not in PRIO_COUNTERS:

@@ -12,6 +12,8 @@ outputs are recorded in tests/fixtures/sonic/counters/ (sonic-net/sonic-utilitie
   ``FEC_CORR`` and ``FEC_UNCORR`` codewords, as sonic-utilities' ``tests/portstat_test.py`` records the tool's
   output. FCS errors (``show interfaces counters`` has only RX_ERR, every input error), carrier transitions and
   byte counts (that table prints rates, not totals) are not read.
+* optics (DOM, ``roceconf cabling`` RC514-RC516): ``show interfaces transceiver eeprom --dom``, read by
+  :mod:`roceconf.platforms.sonic.optics` (sfpshow's layout, as sonic-utilities' tests record it).
 SONiC reports no pause duration in these commands (``show pfc counters --history`` has pause time only where
 the PFC history feature is enabled): storms are judged from the pause frame rate.
 """
@@ -24,6 +26,7 @@ from typing import Any
 
 from roceconf.counters.model import CounterSpec, PortCounters, same_commands, to_int
 from roceconf.counters.parsing import priority_of, tables
+from roceconf.platforms.sonic import optics
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,11 @@ COMMANDS = [PFC, QUEUES, WRED, PG_DROP, PFCWD, WATERMARK]
 FEC = "show interfaces counters fec-stats"
 #: ``show interfaces counters fec-stats`` column -> link counter (``_fec_row``)
 FEC_COLUMNS = {"FEC_CORR": "fec_corrected", "FEC_UNCORR": "fec_uncorrectable"}
-LINK_READS = frozenset(FEC_COLUMNS.values())
+LINK_READS = frozenset({*FEC_COLUMNS.values(), "rx_power_dbm", "tx_power_dbm", "temperature_c"})
+#: the optics answer, with or without a port after it (``eeprom -d Ethernet0`` as the recordings ask it)
+_DOM_BASE = "show interfaces transceiver eeprom"
 LINK_SOURCES = {
+    optics.DOM: optics.SOURCE,
     FEC: "sonic-utilities tests/portstat_test.py intf_fec_counters: show interfaces counters fec-stats (IFACE, FEC_CORR, FEC_UNCORR)",
 }
 _REF = "sonic-utilities doc/Command-Reference.md"
@@ -105,6 +111,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
 
     try:
         for cmd, text in outputs.items():
+            if cmd.startswith(_DOM_BASE):
+                optics.read(text, ports)
+                continue
             if cmd not in _KNOWN:
                 continue
             rws, problems = tables(text)
@@ -175,7 +184,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
         )
     if unknown:
         log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if p.has_health() or p.link}, warnings
+    return {n: p for n, p in ports.items() if p.has_health() or p.link or p.optics}, warnings
 
 
 def _fec_row(r: dict[str, str], ports: dict[str, PortCounters], backplane: set[str]) -> None:
@@ -305,6 +314,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             "RX LAST OK/DROP",
         ]
         return _tab(head, body) + "\n"
+    if cmd == optics.DOM:
+        return optics.simulate(ports)
     if cmd == FEC:
         rows = [
             [n, "U", *(_n(ports[n].link[c]) if c in ports[n].link else "N/A"
@@ -321,7 +332,7 @@ COUNTERS = CounterSpec(
     simulate=simulate,
     sources=SOURCES,
     transport="cli",
-    link_commands=same_commands([FEC]),
+    link_commands=same_commands([FEC, optics.DOM]),
     link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )
