@@ -88,7 +88,7 @@ def end(report, device: str, port: str) -> dict[str, str]:
 OPTICS = {"rx_power", "tx_power", "temperature"}
 BLIND = {"eos": {"fec", *OPTICS}, "nxos": {"fec", "flaps"}, "junos": {"fec"},
          "sonic": {"fcs", "flaps", "speed", "ecmp"}, "nvue": {"fcs", "fec", "flaps", "speed", "ecmp", *OPTICS},
-         "connectx": {"fec", "speed", *OPTICS}, "bnxt": {"fec", "speed", *OPTICS}, "linux-dcb": {"fec", "speed", *OPTICS}}
+         "connectx": {"fec", "speed"}, "bnxt": {"fec", "speed"}, "linux-dcb": {"fec", "speed"}}
 #: the optics checks of an end whose platform reads no optics (RC519)
 NO_OPTICS = dict.fromkeys(OPTICS, "n/a")
 OPTICS_OK = dict.fromkeys(OPTICS, "ok")
@@ -110,7 +110,7 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     assert end(report, "leaf2", "swp31") == {"fcs": "n/a", "fec": "n/a", "flaps": "n/a", "speed": "n/a",
                                              **NO_OPTICS}  # NVUE
     for host, port in (("gpu1", "eth0"), ("gpu3", "eth0"), ("gpu4", "eth0")):  # ConnectX, bnxt, linux-dcb
-        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a", **NO_OPTICS}
+        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "n/a", **OPTICS_OK}
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
     # an end with no observable check is n/a; its link is judged on the other end
@@ -196,14 +196,15 @@ SHOWN = {
     "fec": (["leaf3:Ethernet248"], "RC511"),
     # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos
     "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1"], "RC513"),
-    # received power below the module's low alarm threshold: Junos, NX-OS, SONiC (readings with thresholds)
-    "optics": (["spine2:et-0/0/1", "spine1:Ethernet1/3", "leaf3:Ethernet0"], "RC514"),
+    # received power below the module's low alarm threshold: Junos, NX-OS, SONiC, the hosts (ethtool -m)
+    "optics": (["spine2:et-0/0/1", "spine1:Ethernet1/3", "leaf3:Ethernet0", "gpu1:eth1", "gpu3:eth1", "gpu4:eth1"],
+               "RC514"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
 NOT_SHOWN = {"crc": ["leaf2:swp1", "leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
              "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3"],
              "speed-mismatch": ["leaf2:swp1", "leaf3:Ethernet0", "gpu1:eth0"],  # NVUE, SONiC, a host: speed n/a
-             "optics": ["leaf1:Ethernet49", "leaf2:swp1", "gpu1:eth0"]}  # EOS, NVUE, a host: optics n/a
+             "optics": ["leaf1:Ethernet49", "leaf2:swp1"]}  # EOS, NVUE: optics n/a
 CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed", "optics": "rx_power"}
 
 

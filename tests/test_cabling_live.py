@@ -140,6 +140,8 @@ LINK_SCENARIOS = {
     "optics@spine2:et-0/0/0": ("RC514", "spine2", "et-0/0/0"),  # Junos: received power below the alarm threshold
     "optics@spine1:Ethernet1/4": ("RC514", "spine1", "Ethernet1/4"),  # NX-OS
     "optics@leaf3:Ethernet8": ("RC514", "leaf3", "Ethernet8"),  # SONiC
+    "optics@gpu2:eth0": ("RC514", "gpu2", "eth0"),  # ConnectX (ethtool -m)
+    "optics@gpu4:eth1": ("RC514", "gpu4", "eth1"),  # linux-dcb
 }
 
 
@@ -150,9 +152,8 @@ NOT_OBSERVABLE = sorted([("eos", "fec"), ("nxos", "fec"), ("nxos", "flaps"), ("j
                          ("nvue", "flaps"), ("nvue", "speed"), ("nvue", "ecmp"), ("connectx", "fec"),
                          ("connectx", "speed"), ("bnxt", "fec"), ("bnxt", "speed"), ("linux-dcb", "fec"),
                          ("linux-dcb", "speed"),
-                         # optics (RC514-RC516): read on Junos, NX-OS and SONiC only
-                         *((p, k) for p in ("eos", "nvue", "connectx", "bnxt", "linux-dcb")
-                           for k in ("rx_power", "tx_power", "temperature"))])
+                         # optics (RC514-RC516): not read on EOS and NVUE
+                         *((p, k) for p in ("eos", "nvue") for k in ("rx_power", "tx_power", "temperature"))])
 
 
 @SHARED_LAB

@@ -225,3 +225,41 @@ def test_the_worst_lane_is_the_one_furthest_past_or_nearest_to_a_threshold() -> 
     none = PortCounters()
     none.set_worst_lane("rx_power_dbm", [(1, None, th), (2, None, th)])
     assert none.optics is not None and "rx_power_dbm" not in none.optics  # thresholds only: reads as not read
+
+
+def test_the_real_ethtool_answer_of_a_host_agrees_with_its_alarm_flags(fab: Fabric) -> None:
+    """ethtool -m (jc's recording): received power -40 dBm with the module's low alarm flag on: an error on a
+    host NIC end, read alike by the three host platforms; transmitted power and temperature within."""
+    pc = _real("jc-ethtool-module-info.txt", "linux-dcb")["eth0"]
+    for platform in ("connectx", "bnxt"):
+        outs = {cmd: out for cmd, _line, out in split_outputs(
+            (FIXTURES / "linux-dcb" / "counters" / "real" / "jc-ethtool-module-info.txt").read_text())}
+        assert platforms.counters(platform).parse(outs)[0]["eth0"].optics == pc.optics
+    checks, found = _judged(fab, "gpu1", "eth0", pc)
+    assert found == [("RC514", "error", "eth0 (from leaf1:Ethernet1): received power -40 dBm is below the module's "
+                                        "low alarm threshold (-16.31 dBm)")]
+    assert checks["tx_power"].status == "ok" and checks["temperature"].status == "ok"
+
+
+def test_ethtool_per_channel_lines_are_read_per_lane() -> None:
+    """A QSFP module's lines as ethtool's qsfp.c labels them (built here from those labels, not a recording):
+    ``(Channel n)`` with or without a blank before it, ``-inf dBm`` (no light) not a number."""
+    from roceconf.counters import modulediag
+
+    body = "\n".join([
+        "\tModule temperature                        : 33.76 degrees C / 92.77 degrees F",
+        "\tTransmit avg optical power (Channel 1)    : 1.0778 mW / 0.33 dBm",
+        "\tTransmit avg optical power (Channel 2)    : 0.0000 mW / -inf dBm",
+        "\tRcvr signal avg optical power(Channel 1)  : 0.9969 mW / -0.01 dBm",
+        "\tRcvr signal avg optical power (Channel 2) : 0.0100 mW / -20.00 dBm",
+        "\tLaser rx power low alarm   (Channel 2)   : On",
+        "\tLaser output power high alarm threshold   : 3.5481 mW / 5.50 dBm",
+        "\tLaser rx power low alarm threshold        : 0.0251 mW / -16.00 dBm",
+    ])
+    pc = PortCounters()
+    assert modulediag.read(body, pc)
+    o = pc.optics or {}
+    assert (o["rx_power_dbm"], o["rx_power_dbm:lane"], o["rx_power_dbm:low_alarm"]) == (-20.0, 2.0, -16.0)
+    assert o["tx_power_dbm"] == 0.33 and "tx_power_dbm:lane" in o  # lane 2's -inf is no reading
+    assert o["temperature_c"] == 33.76 and not any(k.startswith("temperature_c:") for k in o)
+    assert not modulediag.read("Cannot get module EEPROM information: Operation not supported\n", PortCounters())

@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Callable
 
+from roceconf.counters import modulediag
 from roceconf.counters.model import PORT_COUNTERS, CounterSpec, PortCounters
 from roceconf.counters.parsing import grep_files, key_values, read_outputs
 
@@ -35,11 +36,14 @@ LINK_NAMES = {
     "rx_bytes": "rx_octets",
     "tx_bytes": "tx_octets",
 }
-LINK_READS = frozenset(LINK_NAMES.values())
+#: the optics of each port's module (``roceconf cabling`` RC514-RC516), read by :mod:`roceconf.counters.modulediag`
+MODULE = modulediag.MODULE
+LINK_READS = frozenset({*LINK_NAMES.values(), "rx_power_dbm", "tx_power_dbm", "temperature_c"})
 LINK_SOURCE = (
     "Linux Documentation/ABI/testing/sysfs-class-net (carrier_changes) and sysfs-class-net-statistics "
     "(rx_crc_errors, rx_bytes, tx_bytes), read with grep -H (FILE:VALUE lines)"
 )
+LINK_SOURCES = {LINK_SYSFS: LINK_SOURCE, MODULE: modulediag.SOURCE}
 #: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
 #: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
 END_MARK = "#=== end"
@@ -62,8 +66,9 @@ def with_end(text: str) -> str:
 
 
 def link_commands(ports: dict[str, str | None]) -> list[str]:
-    """``CounterSpec.link_commands`` of a host: the sysfs link counters of each of the intent's ports."""
-    return [LINK_SYSFS.format(port=p) for p in ports]
+    """``CounterSpec.link_commands`` of a host: the sysfs link counters and the module's optics of each of the
+    intent's ports."""
+    return [t.format(port=p) for p in ports for t in (LINK_SYSFS, MODULE)]
 
 
 def read_link(body: str, pc: PortCounters) -> bool:
@@ -161,6 +166,9 @@ def parse_bundle(
         if template == LINK_SYSFS:
             if not read_link(body, ports.setdefault(port, PortCounters())) and body.strip():
                 warnings.append(f"{cmd}: no link counters found")
+            return
+        if template == MODULE:
+            modulediag.read(body, ports.setdefault(port, PortCounters()))
             return
         values = readers[template](body)
         if not values:
@@ -265,7 +273,7 @@ def ethtool_and_hw_counters(
     ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and the documents
     that define them (``ethtool_source``, ``hw_source``) are the platform's. The lab answers for a port without
     an RDMA device of its own with ``lab_rdma_device``."""
-    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, LINK_SYSFS: grep_files}
+    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, LINK_SYSFS: grep_files, MODULE: grep_files}
     tables = {ETHTOOL: (ethtool_prio, ethtool_port), HW_COUNTERS: ({}, hw_port)}
 
     def commands(ports: dict[str, str | None]) -> list[str]:
@@ -287,7 +295,8 @@ def ethtool_and_hw_counters(
         def missing(template: str, port: str) -> str:
             return f"netlink error: no device matches name ({port})" if template == ETHTOOL else ""
 
-        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw, LINK_SYSFS: answer_link}, missing)
+        return answer_port(command, ports, {ETHTOOL: ethtool, HW_COUNTERS: hw, LINK_SYSFS: answer_link,
+                                            MODULE: modulediag.answer}, missing)
 
     sources = {ETHTOOL: ethtool_source, HW_COUNTERS: hw_source}
     return CounterSpec(
@@ -297,7 +306,7 @@ def ethtool_and_hw_counters(
         sources=sources,
         transport="shell",
         link_commands=link_commands,
-        link_sources={LINK_SYSFS: LINK_SOURCE},
+        link_sources=LINK_SOURCES,
         link_reads=LINK_READS,
     )
 
@@ -307,7 +316,9 @@ __all__ = [
     "ETHTOOL",
     "HW_COUNTERS",
     "LINK_READS",
+    "LINK_SOURCES",
     "LINK_SYSFS",
+    "MODULE",
     "answer_link",
     "link_commands",
     "read_link",

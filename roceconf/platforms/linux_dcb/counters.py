@@ -15,11 +15,13 @@ import json
 import re
 from typing import Any
 
+from roceconf.counters import modulediag
 from roceconf.counters.hostnic import (
     ETHTOOL,
     LINK_READS,
-    LINK_SOURCE,
+    LINK_SOURCES,
     LINK_SYSFS,
+    MODULE,
     answer_link,
     answer_port,
     apply_names,
@@ -101,7 +103,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             body = complete(text)
             if body is not None:
                 whole[cmd] = body
-            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS]):
+            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS, MODULE]):
                 warnings.append(f"{cmd}: no end mark (a cut answer); not read")
         outputs = whole
         netdev: dict[tuple[str, int], str] = {}
@@ -110,9 +112,12 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
                 netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
         for cmd, text in outputs.items():
-            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS])
+            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, LINK_SYSFS, MODULE])
             if hit is not None:
                 template, port = hit
+                if template == MODULE:
+                    modulediag.read(text, ports.setdefault(port, PortCounters()))
+                    continue
                 if template == LINK_SYSFS:
                     if not read_link(text, ports.setdefault(port, PortCounters())) and text.strip():
                         warnings.append(f"{cmd}: no link counters found")
@@ -149,7 +154,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     apply_names(ports.setdefault(port, PortCounters()), values, [], RDMA_PORT)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    return {n: p for n, p in ports.items() if not p.empty() or p.link}, warnings
+    return {n: p for n, p in ports.items() if not p.empty() or p.link or p.optics}, warnings
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
@@ -177,7 +182,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             ]
         )
     return answer_port(
-        cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer, LINK_SYSFS: answer_link}, _no_device
+        cmd, ports, {PFC: _pfc_answer, ETHTOOL: _ethtool_answer, LINK_SYSFS: answer_link,
+                     MODULE: modulediag.answer}, _no_device
     )
 
 
@@ -205,6 +211,6 @@ COUNTERS = CounterSpec(
     sources=SOURCES,
     transport="shell",
     link_commands=link_commands,
-    link_sources={LINK_SYSFS: LINK_SOURCE},
+    link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )
