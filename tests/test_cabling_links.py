@@ -1,4 +1,4 @@
-"""`roceconf cabling --counters DIR`: link health (RC510-RC512), ECMP balance (RC520) and one verdict per link,
+"""`roceconf cabling --counters DIR`: link health (RC510-RC516), ECMP balance (RC520) and one verdict per link,
 offline from saved counter samples each platform prints as its own commands answer (the lab's counter engine
 formatted by every platform's ``counters.simulate``); a check whose counter a platform never reads is n/a (RC519,
 neither ok nor unknown), one the platform reads but that could not be judged stays unknown, never ok."""

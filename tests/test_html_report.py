@@ -336,7 +336,8 @@ def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path
     assert devices["gpu1"] == "ok" and devices["leaf2"] == "ok"
     assert "RC510" in _click(browser, "spine2") and "et-0/0/1" in _click(browser, "spine2")
     summary = browser.find_element("css selector", "header p").text
-    assert "n/a, not observable (RC519): " in summary and "nvue fcs, fec, flaps, speed, ecmp" in summary
+    assert "n/a, not observable (RC519): " in summary
+    assert "nvue fcs, fec, flaps, speed, rx_power, tx_power, temperature, ecmp" in summary
     browser.save_screenshot(str(tmp_path / "cabling.png"))  # (kept with --basetemp to look at)
     assert (tmp_path / "cabling.png").stat().st_size > 10_000
 

@@ -44,7 +44,7 @@ from roceconf.cabling.rules import (
     R_TX_POWER,
     LinkThresholds,
 )
-from roceconf.counters.model import OPTICS_LEVELS, Snapshot
+from roceconf.counters.model import OPTICS_KEYS, OPTICS_LEVELS, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key
@@ -302,16 +302,17 @@ def _optics(snaps: list[Snapshot], port: str, platform: str, name: str) -> tuple
                                        "no DOM, or not read)"), None
     v = got[reading]
     what, unit = _OPTICS_WORDS[name]
-    lane = got.get(f"{reading}:lane")
+    keys = OPTICS_KEYS[reading]
+    lane = got.get(keys["lane"])
     if lane is not None:
         what += f" (lane {lane:g})"
     for level, words, severity, sign in _LEVELS:
-        t = got.get(f"{reading}:{level}")
+        t = got.get(keys[level])
         if t is not None and (v - t) * sign > 0:
             side = "above" if sign > 0 else "below"
             return Check("finding", v, f"{what} {v:g} {unit} is {side} the module's {words} threshold ({t:g} "
                                        f"{unit})"), severity
-    missing = [lv for lv in OPTICS_LEVELS if f"{reading}:{lv}" not in got]
+    missing = [lv for lv in OPTICS_LEVELS if keys[lv] not in got]
     if missing:
         return Check("unknown", v, f"{what} {v:g} {unit} read but the module's {', '.join(missing)} "
                                    "threshold(s) not: nothing to judge it against"), None
@@ -477,13 +478,15 @@ def _far_speed(fab: Fabric, snaps: dict[str, list[Snapshot]], end: Any) -> int |
 
 def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: list[EcmpGroup]) -> list[NotObservable]:
     """One RC519 note per platform and check that is ``n/a`` on the report's ends (or ECMP groups)."""
-    seen: dict[tuple[str, str], tuple[list[str], int]] = {}
+    #: (platform, check) -> (its devices, in the order met: a dict as an ordered set, [ends or groups])
+    seen: dict[tuple[str, str], tuple[dict[str, None], list[int]]] = {}
 
     def add(platform: str, check: str, device: str) -> None:
-        devs, n = seen.get((platform, check), ([], 0))
-        if device not in devs:
-            devs.append(device)
-        seen[(platform, check)] = (devs, n + 1)
+        got = seen.get((platform, check))
+        if got is None:
+            got = seen[(platform, check)] = ({}, [0])
+        got[0][device] = None
+        got[1][0] += 1
 
     for (dev, _port), e in ends.items():
         for name, c in e.checks.items():
@@ -494,7 +497,7 @@ def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: 
             add(fab.devices[g.device].platform, "ecmp", g.device)
     order = [*CHECKS, "ecmp"]
     counter = {**{k: c for k, (c, _r) in CHECKS.items()}, "ecmp": ECMP_COUNTER}
-    return [NotObservable(p, k, counter[k], sorted(devs, key=natural_key), n)
+    return [NotObservable(p, k, counter[k], sorted(devs, key=natural_key), n[0])
             for (p, k), (devs, n) in sorted(seen.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])))]
 
 

@@ -71,6 +71,23 @@ OPTICS: dict[str, str] = {
 }
 #: the module's thresholds of a reading, kept as ``<reading>:<level>`` in ``PortCounters.optics``
 OPTICS_LEVELS = ("high_alarm", "high_warn", "low_warn", "low_alarm")
+#: reading -> level (or ``lane``) -> its key in ``PortCounters.optics``: one string object for every port (a
+#: fabric has a hundred thousand ports, each with up to fifteen keys)
+OPTICS_KEYS: dict[str, dict[str, str]] = {r: {lv: f"{r}:{lv}" for lv in (*OPTICS_LEVELS, "lane")} for r in OPTICS}
+_OPTICS_KEY = {k: k for r, ks in OPTICS_KEYS.items() for k in (r, *ks.values())}
+#: threshold values already seen, each kept as one float object: the modules of a fabric are few models, whose
+#: thresholds repeat on every port (bounded: past it a value is kept as it comes)
+_SHARED: dict[float, float] = {}
+_SHARED_MAX = 4096
+
+
+def _shared(v: float) -> float:
+    got = _SHARED.get(v)
+    if got is None:
+        got = v
+        if len(_SHARED) < _SHARED_MAX:
+            _SHARED[v] = v
+    return got
 #: a speed as the devices print it: ``10 Gb/s``, ``1000 Mb/s`` (NX-OS ``eth_speed``), ``1000mbps``, ``10Gbps``
 #: (Junos ``speed``); anything else (``auto-speed``, ``Auto``, ``Unspecified``) is no speed
 _SPEED = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt])(?:b/s|bps)\s*$", re.IGNORECASE)
@@ -147,15 +164,17 @@ class PortCounters:
         the lane of a multi-lane module the reading is of (kept as ``<reading>:lane``)."""
         if reading not in OPTICS:
             raise KeyError(reading)
-        got = {reading: value} if value is not None else {}
+        keys = OPTICS_KEYS[reading]
+        got: dict[str, float] = {}
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            got[reading] = float(value)
         for level, v in (thresholds or {}).items():
             if level not in OPTICS_LEVELS:
                 raise KeyError(level)
-            if v is not None:
-                got[f"{reading}:{level}"] = v
-        got = {k: float(v) for k, v in got.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                got[keys[level]] = _shared(float(v))
         if lane is not None and reading in got:
-            got[f"{reading}:lane"] = float(lane)
+            got[keys["lane"]] = _shared(float(lane))
         if got:
             if self.optics is None:
                 self.optics = {}
@@ -247,7 +266,7 @@ class PortCounters:
             wd_shut=data.get("wd_shut"),
             wd_read=data.get("wd_read"),
             link={k: int(v) for k, v in data.get("link", {}).items()},
-            optics={k: float(v) for k, v in data["optics"].items()} if data.get("optics") else None,
+            optics={_OPTICS_KEY.get(k, k): float(v) for k, v in data["optics"].items()} if data.get("optics") else None,
         )
 
 
