@@ -263,3 +263,23 @@ def test_ethtool_per_channel_lines_are_read_per_lane() -> None:
     assert o["tx_power_dbm"] == 0.33 and "tx_power_dbm:lane" in o  # lane 2's -inf is no reading
     assert o["temperature_c"] == 33.76 and not any(k.startswith("temperature_c:") for k in o)
     assert not modulediag.read("Cannot get module EEPROM information: Operation not supported\n", PortCounters())
+
+
+def test_a_warning_threshold_crossed_is_a_warning_in_the_report_and_its_link_fails(fab: Fabric,
+                                                                                     tmp_path: Path) -> None:
+    """The finding's own severity (warning) reaches the report's finding, its text line and Prometheus; the link
+    still fails (a finding), the exit code is 1."""
+    from roceconf.cabling.collect import cabling_offline, with_links
+    from tests.test_cabling import save
+
+    report = cabling_offline(fab, save(fab, tmp_path / "lldp"))
+    hot = _module(temperature_c=75.0)
+    report = with_links(report, fab, {"spine2": [Snapshot("spine2", "junos", t, {"et-0/0/1": hot})
+                                                 for t in (0.0, 10.0)]}, {})
+    got = [(f.rule, f.severity, f.device, f.port) for f in report.findings]
+    assert got == [("RC516", "warning", "spine2", "et-0/0/1")]
+    assert "spine2:et-0/0/1: warning[RC516]: et-0/0/1 (to leaf2:swp32): module temperature 75 C is above the " \
+           "module's high warning threshold (73 C)" in format_report(report, "text")
+    assert 'rule="RC516",severity="warning"' in format_report(report, "prometheus")
+    li = next(x for x in report.links if "spine2:et-0/0/1" in (x.a, x.b))
+    assert li.status == "fail" and report.exit_code == 1

@@ -314,8 +314,9 @@ def _optics(snaps: list[Snapshot], port: str, platform: str, name: str) -> tuple
                                        f"{unit})"), severity
     missing = [lv for lv in OPTICS_LEVELS if keys[lv] not in got]
     if missing:
-        return Check("unknown", v, f"{what} {v:g} {unit} read but the module's {', '.join(missing)} "
-                                   "threshold(s) not: nothing to judge it against"), None
+        # the reason names no value (it is the check's): the report counts unknown links by their reasons
+        return Check("unknown", v, f"{what} read, the module's {', '.join(missing)} threshold(s) not read: "
+                                   "nothing to judge it against"), None
     return Check("ok", v), None
 
 
