@@ -190,9 +190,9 @@ class PortCounters:
             for _lane, _v, th in lanes[:1]:
                 self.set_optics(reading, None, th)
             return
-        if len(read) == 1:
+        if len(read) == 1:  # its lane is named where the module has others (or it is not lane 1)
             lane, v, th = read[0]
-            self.set_optics(reading, v, th, lane if len(lanes) > 1 else None)
+            self.set_optics(reading, v, th, lane if len(lanes) > 1 or lane != 1 else None)
             return
         self.set_optics(reading, *max(((v, th, lane) for lane, v, th in read), key=lambda x: _badness(x[0], x[1])))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from roceconf.counters.model import PortCounters, optics_value
+from roceconf.counters.model import PortCounters
 
 DOM = "show interface transceiver details"
 SOURCE = ("ntc-templates tests/cisco_nxos/show_interface_transceiver_details (a recorded NX-OS answer: rows "
@@ -26,16 +26,32 @@ _ROW = re.compile(r"^\s+(Temperature|Tx Power|Rx Power)\s+(\S.*)$")
 _READING = {"Temperature": "temperature_c", "Tx Power": "tx_power_dbm", "Rx Power": "rx_power_dbm"}
 _UNITS = {"C", "dBm", "V", "mA"}
 _FLAGS = {"++", "+", "--", "-"}
+_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 #: the threshold columns after the measurement, in the table's order
 _COLUMNS = ("high_alarm", "low_alarm", "high_warn", "low_warn")
 
 
 def _row(rest: str) -> tuple[float | None, dict[str, float | None]] | None:
-    """(measurement, thresholds) of one row; None when the row has not its five values."""
-    cells = [t for t in rest.split() if t not in _UNITS and t not in _FLAGS]
+    """(measurement, thresholds) of one row; None when the row has not its five values, each a number with
+    its unit (``-30.45 dBm``) or ``N/A``: a number without its unit is an answer cut inside it."""
+    tokens = rest.split()
+    cells: list[float | None] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t in _FLAGS:
+            i += 1
+        elif t == "N/A":
+            cells.append(None)
+            i += 1
+        elif i + 1 < len(tokens) and tokens[i + 1] in _UNITS and _NUMBER.fullmatch(t):
+            cells.append(float(t))
+            i += 2
+        else:
+            return None
     if len(cells) != 5:
         return None
-    return optics_value(cells[0]), {lv: optics_value(c) for lv, c in zip(_COLUMNS, cells[1:], strict=True)}
+    return cells[0], dict(zip(_COLUMNS, cells[1:], strict=True))
 
 
 def read(text: str, ports: dict[str, PortCounters]) -> None:
@@ -43,7 +59,13 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
     found: dict[str, dict[str, list[tuple[int, float | None, dict[str, float | None]]]]] = {}
     port: str | None = None
     lane = 1
-    for line in text.splitlines():
+    lines = text.splitlines()
+    # the last interface's block is whole only when its table's closing note is the answer's last line: an
+    # answer cut inside it (a lane or a row lost) keeps none of it (a cut between two lanes' tables still
+    # reads as a module with fewer lanes: the answer has no end mark to tell)
+    last = next((ln for ln in reversed(lines) if ln.strip()), "")
+    whole_end = last.strip().startswith("Note:")
+    for line in lines:
         m = _IF.match(line)
         if m:
             port, lane = m.group(1), 1
@@ -57,6 +79,8 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
             got = _row(r.group(2))
             if got is not None:
                 found.setdefault(port, {}).setdefault(_READING[r.group(1)], []).append((lane, *got))
+    if port is not None and not whole_end:
+        found.pop(port, None)
     for name, readings in found.items():
         pc = PortCounters()
         for reading, lanes in readings.items():

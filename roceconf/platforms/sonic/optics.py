@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from roceconf.counters.model import PortCounters, optics_value
+from roceconf.counters.model import PortCounters
 
 DOM = "show interfaces transceiver eeprom --dom"
 SOURCE = ("sonic-utilities scripts/sfpshow and tests/sfp_test.py (show interfaces transceiver eeprom -d: "
@@ -27,12 +27,21 @@ _LANE = re.compile(r"^(RX|TX)(\d*)Power$")
 #: threshold key prefix -> reading; suffix -> level
 _TH = {"RxPower": "rx_power_dbm", "TxPower": "tx_power_dbm", "Temp": "temperature_c"}
 _LEVEL = {"HighAlarm": "high_alarm", "HighWarning": "high_warn", "LowWarning": "low_warn", "LowAlarm": "low_alarm"}
+_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 _SECTIONS = ("ChannelMonitorValues", "ChannelThresholdValues", "ModuleMonitorValues", "ModuleThresholdValues")
+
+
+def _value(text: str, unit: str) -> float | None:
+    """A value printed with its unit right after it (``-9.5001dBm``, ``30.9258C``); None for anything else
+    (``N/A``, or a number whose unit is missing: an answer cut inside it)."""
+    num = text[: -len(unit)] if text.endswith(unit) else ""
+    return float(num) if _NUMBER.fullmatch(num) else None
 
 
 def read(text: str, ports: dict[str, PortCounters]) -> None:
     """The optics of every port the answer shows a module of (a port not detected is left out)."""
     blocks: dict[str, dict[str, dict[str, str]]] = {}
+    seen: dict[str, set[str]] = {}  # the sections each block began
     port: str | None = None
     section = ""
     for line in text.splitlines():
@@ -40,6 +49,7 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
         if m:
             port, section = m.group(1), ""
             blocks[port] = {s: {} for s in _SECTIONS}
+            seen[port] = set()
             continue
         if port is None:
             continue
@@ -49,24 +59,31 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
         head = line.strip().rstrip(":")
         if head in _SECTIONS and line.strip().endswith(":"):
             section = head
+            seen[port].add(head)
             continue
         e = _ENTRY.match(line)
         if e and section:
             blocks[port][section][e.group(1)] = e.group(2)
     for name, b in blocks.items():
+        # a section is whole when the next one began: an answer cut inside the lanes' readings (or before the
+        # temperature's section ended) keeps none of them, so a bad lane is never left out
+        if "ChannelThresholdValues" not in seen[name]:
+            b["ChannelMonitorValues"].clear()
+        if "ModuleThresholdValues" not in seen[name]:
+            b["ModuleMonitorValues"].clear()
         th: dict[str, dict[str, float | None]] = {r: {} for r in _TH.values()}
         for k, v in (*b["ChannelThresholdValues"].items(), *b["ModuleThresholdValues"].items()):
             for prefix, reading in _TH.items():
                 level = _LEVEL.get(k[len(prefix):]) if k.startswith(prefix) else None
                 if level:
-                    th[reading][level] = optics_value(v)
+                    th[reading][level] = _value(v, "C" if reading == "temperature_c" else "dBm")
         lanes: dict[str, list[tuple[int, float | None, dict[str, float | None]]]] = {"rx_power_dbm": [],
                                                                                     "tx_power_dbm": []}
         for k, v in b["ChannelMonitorValues"].items():
             m = _LANE.match(k)
             if m:
                 reading = "rx_power_dbm" if m.group(1) == "RX" else "tx_power_dbm"
-                lanes[reading].append((int(m.group(2) or 1), optics_value(v), th[reading]))
+                lanes[reading].append((int(m.group(2) or 1), _value(v, "dBm"), th[reading]))
         pc = PortCounters()
         for reading, ls in lanes.items():
             if ls:
@@ -74,7 +91,7 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
             elif th[reading]:
                 pc.set_optics(reading, None, th[reading])
         temp = b["ModuleMonitorValues"].get("Temperature")
-        pc.set_optics("temperature_c", optics_value(temp), th["temperature_c"])
+        pc.set_optics("temperature_c", _value(temp, "C") if temp else None, th["temperature_c"])
         if pc.optics:
             into = ports.setdefault(name, PortCounters())
             into.optics = {**(into.optics or {}), **pc.optics}
