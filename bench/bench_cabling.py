@@ -17,7 +17,7 @@ every other link is confirmed. The exit status follows it (1: wrong); the target
 Link health: then two samples of every intent port's link counters (snapshots built in memory, not parsed;
 FCS errors rising on one leaf port) are judged with the ECMP groups and joined into every link's verdict
 (``with_links``), timed the same way; the findings must add exactly that RC510 (every check of every end is
-read here, so the verdicts can be ok: FEC included, which no platform reads today).
+read here, so the verdicts can be ok: FEC included, which no platform reads today, and the optics).
 """
 
 from __future__ import annotations
@@ -99,8 +99,10 @@ def main() -> int:
 
 def link_samples(fab):  # noqa: ANN001, ANN201 - bench helper
     """Two samples of every intent port's link counters, 10 s apart: 1 GB/s each way, no errors, one carrier
-    transition, the intent's speed; the first switch-to-switch link end counts 5 FCS errors per second. Returns (samples, that end)."""
+    transition, the intent's speed, the optics of a module within its thresholds (a dict per port, as a parse
+    makes it); the first switch-to-switch link end counts 5 FCS errors per second. Returns (samples, that end)."""
     from roceconf.counters.model import PortCounters, Snapshot
+    from roceconf.lab.counters import OPTICS, OPTICS_THRESHOLDS
 
     hot = next((x.a.device, x.a.port) for x in fab.links
                if not fab.devices[x.a.device].is_host and not fab.devices[x.b.device].is_host)
@@ -114,6 +116,8 @@ def link_samples(fab):  # noqa: ANN001, ANN201 - bench helper
                 ports[p] = PortCounters(link={"fcs_errors": crc, "fec_uncorrectable": 0, "carrier_transitions": 1,
                                               "rx_octets": int(1e9 * t), "tx_octets": int(1e9 * t),
                                               "speed_bps": sp.speed_gbps * 10**9})
+                for reading, v in OPTICS.items():
+                    ports[p].set_optics(reading, v, OPTICS_THRESHOLDS[reading])
             pair.append(Snapshot(n, dev.platform, t, ports))
         out[n] = pair
     return out, hot

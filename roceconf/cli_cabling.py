@@ -65,8 +65,9 @@ def cabling(
 ) -> None:
     """Cabling from LLDP: every intended link's two ends against the neighbours each device reports
     (missing, miswired, unexpected, crossed rails, NIC on the wrong leaf: RC500-RC505, docs/cabling.md).
-    With link counters (--counters DIR, or --interval with --inventory): FCS errors, FEC, flaps, the speed and the FEC
-    mode of both ends (RC510-RC513, RC517), ECMP balance (RC520) and one verdict per link, joining --health / --drift reports.
+    With link counters (--counters DIR, or --interval with --inventory): FCS errors, FEC, flaps, the speed, the
+    optics against the module's thresholds and the FEC mode of both ends (RC510-RC517), ECMP balance (RC520) and
+    one verdict per link, joining --health / --drift reports.
 
     Sliced (--slice K/N --results-dir DIR, AWX's rule as for drift and health): the slice reads its devices,
     judges the links that touch them from its side only and keeps their neighbours (and link counters) in

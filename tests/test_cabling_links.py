@@ -1,4 +1,4 @@
-"""`roceconf cabling --counters DIR`: link health (RC510-RC512), ECMP balance (RC520) and one verdict per link,
+"""`roceconf cabling --counters DIR`: link health (RC510-RC516), ECMP balance (RC520) and one verdict per link,
 offline from saved counter samples each platform prints as its own commands answer (the lab's counter engine
 formatted by every platform's ``counters.simulate``); a check whose counter a platform never reads is n/a (RC519,
 neither ok nor unknown), one the platform reads but that could not be judged stays unknown, never ok."""
@@ -20,12 +20,14 @@ from roceconf.cabling.linkhealth import CHECKS, judge, tiers
 from roceconf.cabling.report import FORMATS, format_report
 from roceconf.compile import load_valid, output_name, render_fabric, write_outputs
 from roceconf.counters.hostnic import with_end
-from roceconf.counters.model import LINK_COUNTERS, CounterSpec, PortCounters, Snapshot
+from roceconf.counters.model import LINK_COUNTERS, OPTICS_LEVELS, CounterSpec, PortCounters, Snapshot
+from roceconf.counters.model import OPTICS as OPTICS_READINGS
 from roceconf.drift.audit import audit
 from roceconf.health.collect import SAVED_SUFFIX, health_offline
 from roceconf.health.report import format_report as health_format
 from roceconf.intent import Fabric
-from roceconf.lab.counters import LabCounters, PortProfile, Scenario
+from roceconf.lab.counters import OPTICS as LAB_OPTICS
+from roceconf.lab.counters import OPTICS_THRESHOLDS, LabCounters, PortProfile, Scenario
 from tests.test_cabling import LAB_INTENT, save
 
 BIN = Path(sys.executable).parent
@@ -83,9 +85,13 @@ def end(report, device: str, port: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------ what each platform reads
 #: platform -> the checks it cannot observe (no sourced counter: CounterSpec.link_reads), docs/cabling.md's table
-BLIND = {"eos": {"fec", "fec_mode"}, "nxos": {"fec", "flaps", "fec_mode"}, "junos": {"fec", "fec_mode"},
-         "sonic": {"fcs", "flaps", "ecmp"}, "nvue": {"fec", "fec_mode"},
+OPTICS = {"rx_power", "tx_power", "temperature"}
+BLIND = {"eos": {"fec", "fec_mode", *OPTICS}, "nxos": {"fec", "flaps", "fec_mode"}, "junos": {"fec", "fec_mode"},
+         "sonic": {"fcs", "flaps", "ecmp"}, "nvue": {"fec", "fec_mode", *OPTICS},
          "connectx": {"fec"}, "bnxt": {"fec"}, "linux-dcb": {"fec"}}
+#: the optics checks of an end whose platform reads no optics (RC519)
+NO_OPTICS = dict.fromkeys(OPTICS, "n/a")
+OPTICS_OK = dict.fromkeys(OPTICS, "ok")
 
 
 def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observe_is_na(
@@ -94,19 +100,25 @@ def test_healthy_counters_give_ok_links_exit_0_and_what_a_platform_cannot_observ
     assert report.findings == []
     # per platform: what its answers carry is judged ok, a check it never reads is n/a (never ok, never unknown)
     na_mode = {"fec_mode": "n/a"}
-    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # EOS
+    assert end(report, "leaf1", "Ethernet49") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode,
+                                                  **NO_OPTICS}  # EOS
     assert end(report, "spine1", "Ethernet1/1") == {"fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok",
-                                                    **na_mode}  # NX-OS
-    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # Junos
+                                                    **na_mode, **OPTICS_OK}  # NX-OS
+    assert end(report, "spine2", "et-0/0/0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode,
+                                                 **OPTICS_OK}  # Junos
     # SONiC: its far end (NX-OS) cannot show a FEC mode, so the mode is n/a there too
-    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "ok", **na_mode}
-    assert end(report, "leaf2", "swp31") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}  # NVUE
+    assert end(report, "leaf3", "Ethernet248") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "ok", **na_mode,
+                                                   **OPTICS_OK}
+    assert end(report, "leaf2", "swp31") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode,
+                                             **NO_OPTICS}  # NVUE
     # ConnectX to EOS (no FEC mode there); bnxt and linux-dcb to SONiC: both ends read RS-FEC
-    assert end(report, "gpu1", "eth0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode}
+    assert end(report, "gpu1", "eth0") == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", **na_mode,
+                                           **OPTICS_OK}
     for host, port in (("gpu3", "eth0"), ("gpu4", "eth0")):
-        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", "fec_mode": "ok"}
+        assert end(report, host, port) == {"fcs": "ok", "fec": "n/a", "flaps": "ok", "speed": "ok", "fec_mode": "ok",
+                                           **OPTICS_OK}
     assert end(report, "leaf3", "Ethernet0") == {"fcs": "n/a", "fec": "ok", "flaps": "n/a", "speed": "ok",
-                                                 "fec_mode": "ok"}
+                                                 "fec_mode": "ok", **OPTICS_OK}
     assert report.link.ends[("gpu3", "eth0")].checks["fec_mode"].mode == "rs"
     why = report.link.ends[("spine1", "Ethernet1/1")].checks["flaps"].reason
     assert why == "not observable on nxos: no sourced counter (carrier_transitions is not read; docs/cabling.md)"
@@ -134,6 +146,8 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
     from roceconf.cabling.linkhealth import CHECKS, ECMP_COUNTER
 
     full = PortCounters(link={**{c: 7 for c in LINK_COUNTERS}, "speed_bps": 400 * 10**9, "fec_mode": 3})
+    for reading in OPTICS_READINGS:
+        full.set_optics(reading, -1.0, dict.fromkeys(OPTICS_LEVELS, 0.5))
     seen = set()
     for dev in fab.devices.values():
         if dev.platform in seen:
@@ -147,7 +161,7 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
         if dev.is_host:
             outs = {c: with_end(t) for c, t in outs.items()}
         parsed, _warnings = spec.parse(outs)
-        got = set(parsed[port].link) if port in parsed else set()
+        got = {*parsed[port].link, *(k for k in parsed[port].optics or {} if ":" not in k)} if port in parsed else set()
         assert got == spec.link_reads, dev.platform
         blind = {k for k, (c, _r) in CHECKS.items() if c not in spec.link_reads}
         assert blind | ({"ecmp"} if ECMP_COUNTER not in spec.link_reads else set()) == BLIND[dev.platform]
@@ -156,8 +170,10 @@ def test_link_reads_is_what_each_parser_reads(fab: Fabric) -> None:
 
 @pytest.mark.parametrize("fixtures", [
     ["eos/counters/real/napalm-show-interfaces", "eos/counters/real/napalm-get-interfaces"],  # speed: the 2nd
-    ["nxos/counters/real/napalm-n3548-show-interface"], ["junos/counters/real/pyez-srx-extensive"],
-    ["sonic/counters/real/fec-stats", "sonic/counters/real/intf-status"]], ids=["eos", "nxos", "junos", "sonic"])
+    ["nxos/counters/real/napalm-n3548-show-interface", "nxos/counters/real/ntc-transceiver-details"],
+    ["junos/counters/real/pyez-srx-extensive", "junos/counters/real/napalm-optics-normal"],  # optics: the 2nd
+    ["sonic/counters/real/fec-stats", "sonic/counters/real/intf-status", "sonic/counters/real/sfpshow-qsfp-dd-dom"]],
+    ids=["eos", "nxos", "junos", "sonic"])
 def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
     """The link counters each platform declares are the ones its real recorded answers parse to (the expected
     parses, which tests/test_health_real_counters.py holds to the parser's)."""
@@ -166,6 +182,7 @@ def test_link_reads_matches_the_real_recordings(fixtures: list[str]) -> None:
         expected = yaml.safe_load((Path(__file__).parent / "fixtures" / (fixture + ".expected.yaml")).read_text())
         expected = expected.get("ports", expected) if "warnings" in expected else expected
         got |= {c for port in expected.values() for c in (port.get("link") or {})}
+        got |= {c for port in expected.values() for c in (port.get("optics") or {}) if ":" not in c}
     assert got == platforms.counters(fixtures[0].split("/")[0]).link_reads
 
 
@@ -188,12 +205,16 @@ SHOWN = {
     # a port at half the intent's speed (its far end at the intent's): EOS, NX-OS, Junos, NVUE, SONiC, hosts
     "speed-mismatch": (["leaf1:Ethernet49", "spine1:Ethernet1/3", "spine2:et-0/0/1", "leaf2:swp1", "leaf3:Ethernet0",
                         "gpu1:eth0", "gpu4:eth1"], "RC513"),
+    # received power below the module's low alarm threshold: Junos, NX-OS, SONiC, the hosts (ethtool -m)
+    "optics": (["spine2:et-0/0/1", "spine1:Ethernet1/3", "leaf3:Ethernet0", "gpu1:eth1", "gpu3:eth1", "gpu4:eth1"],
+               "RC514"),
 }
 #: ... and where it is set but the platform does not read the counter: that check is n/a (RC519), the link ok
 NOT_SHOWN = {"crc": ["leaf3:Ethernet0"], "flap": ["spine1:Ethernet1/1", "leaf3:Ethernet256"],
              "fec": ["leaf1:Ethernet50", "spine2:et-0/0/3", "leaf2:swp31"],
-             "speed-mismatch": []}  # every platform reads a speed
-CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed"}
+             "speed-mismatch": [],  # every platform reads a speed
+             "optics": ["leaf1:Ethernet49", "leaf2:swp1"]}  # EOS, NVUE: optics n/a
+CHECK = {"crc": "fcs", "flap": "flaps", "fec": "fec", "speed-mismatch": "speed", "optics": "rx_power"}
 
 
 @pytest.mark.parametrize("name", sorted(SHOWN))
@@ -256,6 +277,8 @@ def _snaps(values: list[dict[str, int]], device: str = "leaf1", port: str = "Eth
     out = []
     for t, v in zip(times, values, strict=True):
         pc = PortCounters(link=dict(v))
+        for reading, value in LAB_OPTICS.items():  # a module within its thresholds
+            pc.set_optics(reading, value, dict(OPTICS_THRESHOLDS[reading]))
         out.append(Snapshot(device, "eos", t, {port: pc}))
     return out
 
@@ -272,7 +295,7 @@ def test_a_link_whose_observable_checks_are_clean_on_both_ends_is_ok(fab: Fabric
     # the samples carry FEC (and flaps on NX-OS) but the platforms declare no reader for them: the declaration
     # decides, a stray value is not judged
     assert {k: c.status for k, c in lh.ends[("spine1", "Ethernet1/1")].checks.items()} == {
-        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok", "fec_mode": "n/a"}
+        "fcs": "ok", "fec": "n/a", "flaps": "n/a", "speed": "ok", "fec_mode": "n/a", **OPTICS_OK}
     assert lh.findings == []
 
 

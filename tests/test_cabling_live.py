@@ -180,6 +180,11 @@ LINK_SCENARIOS = {
     "speed-mismatch@spine2:et-0/0/3": ("RC513", "spine2", "et-0/0/3"),  # Junos (its far end, EOS, runs at the intent's)
     "speed-mismatch@leaf3:Ethernet8": ("RC513", "leaf3", "Ethernet8"),  # SONiC (show interfaces status)
     "speed-mismatch@gpu2:eth0": ("RC513", "gpu2", "eth0"),  # ConnectX (sysfs speed)
+    "optics@spine2:et-0/0/0": ("RC514", "spine2", "et-0/0/0"),  # Junos: received power below the alarm threshold
+    "optics@spine1:Ethernet1/4": ("RC514", "spine1", "Ethernet1/4"),  # NX-OS
+    "optics@leaf3:Ethernet8": ("RC514", "leaf3", "Ethernet8"),  # SONiC
+    "optics@gpu2:eth0": ("RC514", "gpu2", "eth0"),  # ConnectX (ethtool -m)
+    "optics@gpu4:eth1": ("RC514", "gpu4", "eth1"),  # linux-dcb
 }
 #: scenarios whose finding is on both ends of the link: fec-mismatch on a bnxt host's NIC facing SONiC (neither
 #: end's mode is known to be the wrong one)
@@ -191,7 +196,9 @@ BOTH_ENDS = {"fec-mismatch@gpu3:eth0": [("RC517", "gpu3", "eth0"), ("RC517", "le
 NOT_OBSERVABLE = sorted([("eos", "fec"), ("eos", "fec_mode"), ("nxos", "fec"), ("nxos", "flaps"),
                          ("nxos", "fec_mode"), ("junos", "fec"), ("junos", "fec_mode"), ("sonic", "fcs"),
                          ("sonic", "flaps"), ("sonic", "ecmp"), ("nvue", "fec"), ("nvue", "fec_mode"),
-                         ("connectx", "fec"), ("bnxt", "fec"), ("linux-dcb", "fec")])
+                         ("connectx", "fec"), ("bnxt", "fec"), ("linux-dcb", "fec"),
+                         # optics (RC514-RC516): not read on EOS and NVUE
+                         *((p, k) for p in ("eos", "nvue") for k in ("rx_power", "tx_power", "temperature"))])
 
 
 @SHARED_LAB
@@ -234,10 +241,10 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
 ) -> None:
     """`roceconf cabling --inventory --interval`: LLDP and two samples of every device's link counters from the
     lab; each link scenario's finding on the right device, port and rule; where a platform does not read the
-    counter (fec on NVUE, crc on SONiC, flaps on NX-OS) the check is n/a (RC519), never ok, and its link is judged on
+    counter (fec on NVUE, crc on SONiC, flaps on NX-OS, optics on EOS) the check is n/a (RC519), never ok, and its link is judged on
     what is observable; the saved samples replay offline (--counters) to the same findings."""
     lab_, inv = cabled
-    blind = ["fec@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1"]
+    blind = ["fec@leaf2:swp1", "crc@leaf3:Ethernet0", "flap@spine1:Ethernet1/1", "optics@leaf1:Ethernet2"]
     lab_.set_scenarios([*LINK_SCENARIOS, *BOTH_ENDS, *blind])
     env = {**os.environ, "ROCECONF_USERNAME": creds[0], "ROCECONF_PASSWORD": creds[1]}
     saved_lldp, saved, out = tmp_path / "lldp", tmp_path / "counters", tmp_path / "live.json"
@@ -256,6 +263,10 @@ def test_link_scenarios_live_give_exactly_their_findings_and_replay_offline(
     assert ends[("leaf2", "swp1")]["fec"]["status"] == "n/a"
     assert ends[("leaf3", "Ethernet0")]["fcs"]["status"] == "n/a"
     assert ends[("spine1", "Ethernet1/1")]["flaps"]["status"] == "n/a"
+    assert ends[("leaf1", "Ethernet2")]["rx_power"]["status"] == "n/a"  # EOS: optics not read
+    assert ends[("spine2", "et-0/0/0")]["rx_power"] == {
+        "status": "finding", "value": -24.5,
+        "reason": "received power -24.5 dBm is below the module's low alarm threshold (-20 dBm)"}
     # the links fail exactly where a link health finding is (RC520 is its group's, not a link's), every other
     # one is ok (nothing unknown in the lab)
     failed = {(li["a"], li["b"]) for li in live["links"] if li["status"] == "fail"}

@@ -339,8 +339,8 @@ def test_cabling_report_colours_each_link_by_its_verdict(browser, tmp_path: Path
     assert devices["gpu1"] == "ok" and devices["leaf2"] == "ok"
     assert "RC510" in _click(browser, "spine2") and "et-0/0/1" in _click(browser, "spine2")
     summary = browser.find_element("css selector", "header p").text
-    assert "n/a, not observable (RC519): " in summary and "nvue fec, fec_mode;" in summary
-    assert "sonic fcs, flaps, ecmp" in summary
+    assert "n/a, not observable (RC519): " in summary and "nvue fec, rx_power, tx_power, temperature, fec_mode;" in summary
+    assert "sonic fcs, flaps, ecmp" in summary and "eos fec, rx_power, tx_power, temperature, fec_mode;" in summary
     # the ECMP groups: each leaf's member links (to the two spines) in its verdict's colour
     groups = {el.get_attribute("data-device"): (el.get_attribute("class"), el.get_attribute("d"))
               for el in browser.find_elements("css selector", "svg .ecmp path")}

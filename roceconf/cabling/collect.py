@@ -251,7 +251,7 @@ def with_links(
     health: str | Path | None = None,
     drift: str | Path | None = None,
 ) -> CablingReport:
-    """The LLDP report with the link counters judged (RC510-RC513, RC517, RC520) and joined, with the health and drift
+    """The LLDP report with the link counters judged (RC510-RC517, RC520) and joined, with the health and drift
     reports where given, into one verdict per link."""
     from roceconf.cabling.joint import attach
     from roceconf.cabling.linkhealth import judge

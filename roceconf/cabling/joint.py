@@ -5,7 +5,7 @@ Each part of a link is ``ok``, ``fail`` or ``unknown`` (link health also ``n/a``
 every part that was asked for is ok, else ``unknown`` (a part not read is never taken for ok).
 
 * cabling: the LLDP verdict (:mod:`.verdict`);
-* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps, speed, FEC mode); the link's is the worse end's, an
+* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps, speed, optics, FEC mode); the link's is the worse end's, an
   ``n/a`` end (no check observable on its platform, RC519) left out; ``n/a`` when both ends are, and then the
   part is left out of the link's verdict;
 * health (``--health REPORT.json``, a ``roceconf health --format json`` report): an end is ``fail`` when the
@@ -126,7 +126,7 @@ def attach(
         li.parts = parts
         li.status = worst(states)
         li.rules = sorted({*li.rules, *mine.get((ad, ap), []), *mine.get((bd, bp), [])})
-    report.findings += [Finding(f.rule.id, f.rule.severity, f.device, f.port, f.message, None, f.observed)
+    report.findings += [Finding(f.rule.id, f.severity or f.rule.severity, f.device, f.port, f.message, None, f.observed)
                         for f in link.findings]
     order = {n: i for i, n in enumerate(sorted(fab.devices, key=natural_key))}
     report.findings.sort(key=lambda f: (order.get(f.device, 0), natural_key(f.port or ""), f.rule))

@@ -1,11 +1,14 @@
-"""Link health (RC510-RC513, RC517) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
+"""Link health (RC510-RC517) and ECMP balance (RC520) from link counters sampled twice or more, like ``health``.
 
-Each end of every intent link is judged on five checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
+Each end of every intent link is judged on eight checks, each ``ok``, ``finding``, ``unknown`` or ``n/a`` (with
 the reason): ``fcs`` (FCS/CRC errors, RC510), ``fec`` (uncorrectable FEC codewords, RC511) and ``flaps``
 (carrier transitions, RC512), judged on the rates between consecutive samples of that port, and ``speed``
 (RC513): the operational speed read (the last sample holding it) against the intent's port speed, or against
-the far end's speed read where the intent gives the two ends different speeds, and ``fec_mode`` (RC517): the FEC
-mode read against the far end's (``auto`` at either end is unknown: the mode negotiated is not in the answers).
+the far end's speed read where the intent gives the two ends different speeds; the optics (DOM) ``rx_power``
+(RC514), ``tx_power`` (RC515) and ``temperature`` (RC516): the reading of the last sample holding it against the
+module's own alarm / warning thresholds in that sample (past a warning threshold: a warning, past an alarm
+threshold: an error; a threshold missing: unknown); and ``fec_mode`` (RC517): the FEC mode read against the far
+end's (``auto`` at either end is unknown: the mode negotiated is not in the answers).
 
 A check whose counter the platform never reads (``CounterSpec.link_reads``: no sourced counter) is ``n/a``:
 not observable there, said once per platform and check (RC519, :func:`not_observable`), and left out of the
@@ -37,10 +40,13 @@ from roceconf.cabling.rules import (
     R_FEC_MODE,
     R_FLAP,
     R_NOT_OBSERVABLE,
+    R_RX_POWER,
     R_SPEED,
+    R_TEMPERATURE,
+    R_TX_POWER,
     LinkThresholds,
 )
-from roceconf.counters.model import FEC_MODES, Snapshot
+from roceconf.counters.model import FEC_MODES, OPTICS_KEYS, OPTICS_LEVELS, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key
@@ -51,8 +57,13 @@ CHECKS: dict[str, tuple[str, Rule]] = {
     "fec": ("fec_uncorrectable", R_FEC),
     "flaps": ("carrier_transitions", R_FLAP),
     "speed": ("speed_bps", R_SPEED),
+    "rx_power": ("rx_power_dbm", R_RX_POWER),
+    "tx_power": ("tx_power_dbm", R_TX_POWER),
+    "temperature": ("temperature_c", R_TEMPERATURE),
     "fec_mode": ("fec_mode", R_FEC_MODE),
 }
+#: the optics checks (RC514-RC516): the reading of the last sample holding it against the module's own thresholds
+OPTICS_CHECKS = ("rx_power", "tx_power", "temperature")
 #: the checks judged on rates (speed is a gauge: the value read, compared with the intent and the far end)
 RATE_CHECKS = ("fcs", "fec", "flaps")
 #: the counter the ECMP check (RC520) needs
@@ -87,6 +98,13 @@ class Check:
         if self.mode is not None:
             out["mode"] = self.mode
         return out
+
+
+@cache
+def _na(platform: str, counter: str) -> Check:
+    """The n/a check of a counter the platform never reads: one shared object per platform and counter (a
+    fabric has many ends of one platform; nothing changes a check once made)."""
+    return Check(NA, reason=na_reason(platform, counter))
 
 
 @dataclass
@@ -140,6 +158,8 @@ class LinkFinding:
     port: str | None
     message: str
     observed: str | None = None
+    #: the finding's own severity where it is not the rule's (an optics warning threshold crossed: warning)
+    severity: str | None = None
 
 
 @dataclass
@@ -205,7 +225,7 @@ def _rates(snaps: list[Snapshot], port: str, counter: str) -> tuple[list[tuple[f
 def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkThresholds) -> Check:
     counter, _rule = CHECKS[name]
     if counter not in link_reads(platform):
-        return Check(NA, reason=na_reason(platform, counter))
+        return _na(platform, counter)
     if len(snaps) < 2:
         return Check("unknown", reason=f"{len(snaps)} sample(s): rates need two")
     rates, seen, reset = _rates(snaps, port, counter)
@@ -245,7 +265,7 @@ def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | Non
     the two ends different speeds (``far_gbps``), against the far end's speed as read (``far``) instead.
     ``value`` is the speed read, bits/s."""
     if "speed_bps" not in link_reads(platform):
-        return Check(NA, reason=na_reason(platform, "speed_bps"))
+        return _na(platform, "speed_bps")
     mine = _speed_read(snaps, port)
     if mine is None:
         return Check("unknown", reason=f"speed_bps missing from {platform}'s answers for this port (the platform "
@@ -280,7 +300,7 @@ def _fec_mode(snaps: list[Snapshot], port: str, platform: str, far_platform: str
     the link runs in, so ``auto`` against an explicit mode can be a match or a mismatch. The far end on a
     platform that cannot show its mode: n/a (nothing to compare with; RC519 names that platform)."""
     if "fec_mode" not in link_reads(platform):
-        return Check(NA, reason=na_reason(platform, "fec_mode"))
+        return _na(platform, "fec_mode")
     mine = _mode_read(snaps, port)
     shown = None if mine is None else FEC_MODES.get(mine, "?")
     if far_platform is not None and "fec_mode" not in link_reads(far_platform):
@@ -296,6 +316,48 @@ def _fec_mode(snaps: list[Snapshot], port: str, platform: str, far_platform: str
     if mine == far:
         return Check("ok", mode=shown)
     return Check("finding", reason=f"FEC {shown}, the far end FEC {FEC_MODES.get(far, '?')}", mode=shown)
+#: optics check -> (what it is, unit) in messages
+_OPTICS_WORDS = {"rx_power": ("received power", "dBm"), "tx_power": ("transmitted power", "dBm"),
+                 "temperature": ("module temperature", "C")}
+#: threshold level -> (words, severity of a reading past it); alarms first: the worse one crossed is reported
+_LEVELS = (("high_alarm", "high alarm", "error", 1), ("low_alarm", "low alarm", "error", -1),
+           ("high_warn", "high warning", "warning", 1), ("low_warn", "low warning", "warning", -1))
+
+
+def _optics(snaps: list[Snapshot], port: str, platform: str, name: str) -> tuple[Check, str | None]:
+    """RC514-RC516 on one end: the reading of the last sample holding it against the module's own thresholds
+    of that sample; (check, severity of the finding or None). Past an alarm threshold: error, past a warning
+    threshold: warning; no threshold crossed but one of the four missing: unknown (nothing to judge against)."""
+    reading = CHECKS[name][0]
+    if reading not in link_reads(platform):
+        return _na(platform, reading), None
+    got: dict[str, float] | None = None
+    for s in reversed(snaps):
+        pc = s.ports.get(port)
+        if pc is not None and pc.optics and reading in pc.optics:
+            got = pc.optics
+            break
+    if got is None:
+        return Check("unknown", reason=f"{reading} missing from {platform}'s answers for this port (no transceiver, "
+                                       "no DOM, or not read)"), None
+    v = got[reading]
+    what, unit = _OPTICS_WORDS[name]
+    keys = OPTICS_KEYS[reading]
+    lane = got.get(keys["lane"])
+    if lane is not None:
+        what += f" (lane {lane:g})"
+    for level, words, severity, sign in _LEVELS:
+        t = got.get(keys[level])
+        if t is not None and (v - t) * sign > 0:
+            side = "above" if sign > 0 else "below"
+            return Check("finding", v, f"{what} {v:g} {unit} is {side} the module's {words} threshold ({t:g} "
+                                       f"{unit})"), severity
+    missing = [lv for lv in OPTICS_LEVELS if keys[lv] not in got]
+    if missing:
+        # the reason names no value (it is the check's): the report counts unknown links by their reasons
+        return Check("unknown", v, f"{what} read, the module's {', '.join(missing)} threshold(s) not read: "
+                                   "nothing to judge it against"), None
+    return Check("ok", v), None
 
 
 def tiers(fab: Fabric) -> dict[str, int]:
@@ -393,8 +455,9 @@ def judge(
                     eh.checks[name] = Check("unknown", reason=f"counters not read: {unread[me.device]}")
                     continue
                 if me.device in unread:
-                    eh.checks[name] = Check(NA, reason=na_reason(platform, counter))
+                    eh.checks[name] = _na(platform, counter)
                     continue
+                severity = None
                 if name == "speed":
                     c = eh.checks[name] = _speed(snaps[me.device], me.port, platform, _want(fab, me),
                                                  _want(fab, peer), _far_speed(fab, snaps, peer))
@@ -402,6 +465,9 @@ def judge(
                     far_p = fab.devices[peer.device].platform if peer.device in fab.devices else None
                     far = _mode_read(snaps[peer.device], peer.port) if peer.device in snaps else None
                     c = eh.checks[name] = _fec_mode(snaps[me.device], me.port, platform, far_p, far)
+                elif name in OPTICS_CHECKS:
+                    c, severity = _optics(snaps[me.device], me.port, platform, name)
+                    eh.checks[name] = c
                 else:
                     c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
                 if c.status != "finding":
@@ -415,6 +481,11 @@ def judge(
                 if name == "fec_mode":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
                     findings.append(LinkFinding(rule, me.device, me.port, msg, c.mode))
+                    continue
+                if name in OPTICS_CHECKS:
+                    way = "from" if name == "rx_power" else "to"
+                    msg = f"{me.port} ({way} {peer.device}:{peer.port}): {c.reason}"
+                    findings.append(LinkFinding(rule, me.device, me.port, msg, f"{v:g}", severity))
                     continue
                 if name == "flaps":
                     msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
@@ -456,13 +527,15 @@ def _far_speed(fab: Fabric, snaps: dict[str, list[Snapshot]], end: Any) -> int |
 
 def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: list[EcmpGroup]) -> list[NotObservable]:
     """One RC519 note per platform and check that is ``n/a`` on the report's ends (or ECMP groups)."""
-    seen: dict[tuple[str, str], tuple[list[str], int]] = {}
+    #: (platform, check) -> (its devices, in the order met: a dict as an ordered set, [ends or groups])
+    seen: dict[tuple[str, str], tuple[dict[str, None], list[int]]] = {}
 
     def add(platform: str, check: str, device: str) -> None:
-        devs, n = seen.get((platform, check), ([], 0))
-        if device not in devs:
-            devs.append(device)
-        seen[(platform, check)] = (devs, n + 1)
+        got = seen.get((platform, check))
+        if got is None:
+            got = seen[(platform, check)] = ({}, [0])
+        got[0][device] = None
+        got[1][0] += 1
 
     for (dev, _port), e in ends.items():
         platform = fab.devices[dev].platform
@@ -475,9 +548,9 @@ def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: 
             add(fab.devices[g.device].platform, "ecmp", g.device)
     order = [*CHECKS, "ecmp"]
     counter = {**{k: c for k, (c, _r) in CHECKS.items()}, "ecmp": ECMP_COUNTER}
-    return [NotObservable(p, k, counter[k], sorted(devs, key=natural_key), n)
+    return [NotObservable(p, k, counter[k], sorted(devs, key=natural_key), n[0])
             for (p, k), (devs, n) in sorted(seen.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])))]
 
 
-__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "RATE_CHECKS", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
+__all__ = ["CHECKS", "ECMP_COUNTER", "NA", "OPTICS_CHECKS", "RATE_CHECKS", "STATUSES", "Check", "EcmpGroup", "EndHealth", "LinkHealth", "NotObservable",
            "judge", "link_reads", "na_reason", "not_observable", "tiers"]

@@ -1,5 +1,5 @@
-"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC513 and RC517 (RC519: a check
-the platform cannot observe) and ECMP balance RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
+"""Cabling rules RC500-RC505 (what LLDP says about the intent's links), link health RC510-RC517 (RC519: a check
+the platform cannot observe; RC514-RC516 optics against the module's own thresholds, RC517 the two ends' FEC modes) and ECMP balance RC520 (what the link counters say, sampled twice like ``health``). Registered in the catalogue of the validation
 rules (``roceconf.intent.rules.RULES``), so ``docs/rules.md`` lists them; docs/cabling.md says how each is decided
 and gives the thresholds (:class:`LinkThresholds`)."""
 
@@ -82,6 +82,31 @@ R_SPEED = rule(
     "an end running at another speed than planned halves (or worse) the link's bandwidth, and its buffer and ECN "
     "thresholds were computed for the intent's speed",
 )
+R_RX_POWER = rule(
+    "RC514",
+    "error",
+    "Optics: received power outside the module's own thresholds (warning or alarm)",
+    "clean the fibre and connectors of the link, check the far end's transmit power (RC515 there); replace the "
+    "cable or the optics",
+    "light below the receiver's range gives FCS/FEC errors and flaps, above it saturates the receiver; the "
+    "finding's severity is the threshold crossed: warning, or error past the alarm threshold",
+)
+R_TX_POWER = rule(
+    "RC515",
+    "error",
+    "Optics: transmitted power outside the module's own thresholds (warning or alarm)",
+    "reseat or replace the transceiver: its laser is failing (or overdriven)",
+    "a weak laser starves the far end's receiver: errors, then flaps; the finding's severity is the threshold "
+    "crossed: warning, or error past the alarm threshold",
+)
+R_TEMPERATURE = rule(
+    "RC516",
+    "error",
+    "Optics: module temperature outside the module's own thresholds (warning or alarm)",
+    "check the airflow and the fans around the port; replace the transceiver if it runs hot alone",
+    "a transceiver past its temperature range drifts out of its power specification and fails; the finding's "
+    "severity is the threshold crossed: warning, or error past the alarm threshold",
+)
 R_FEC_MODE = rule(
     "RC517",
     "error",
@@ -111,7 +136,8 @@ R_ECMP = rule(
 #: the rules of the LLDP check, one JUnit case each (the link rules are written only where counters were given;
 #: RC519 is no case of its own: it is the reason a link rule's case is skipped)
 ALL: tuple[Rule, ...] = (R_MISSING, R_MISWIRED, R_UNEXPECTED, R_CROSSED_RAIL, R_WRONG_LEAF, R_UNREAD)
-LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_SPEED, R_FEC_MODE, R_ECMP)
+LINK_RULES: tuple[Rule, ...] = (R_FCS, R_FEC, R_FLAP, R_SPEED, R_RX_POWER, R_TX_POWER, R_TEMPERATURE, R_FEC_MODE,
+                                R_ECMP)
 
 
 @dataclass(frozen=True)

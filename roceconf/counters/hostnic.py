@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Callable
 
+from roceconf.counters import modulediag
 from roceconf.counters.model import PORT_COUNTERS, CounterSpec, PortCounters, fec_mode_code
 from roceconf.counters.parsing import grep_files, key_values, read_outputs
 
@@ -48,7 +49,10 @@ LINK_NAMES = {
     "rx_bytes": "rx_octets",
     "tx_bytes": "tx_octets",
 }
-LINK_READS = frozenset({*LINK_NAMES.values(), "speed_bps", "fec_mode"})
+#: the optics of each port's module (``roceconf cabling`` RC514-RC516), read by :mod:`roceconf.counters.modulediag`
+MODULE = modulediag.MODULE
+LINK_READS = frozenset({*LINK_NAMES.values(), "speed_bps", "fec_mode", "rx_power_dbm", "tx_power_dbm",
+                        "temperature_c"})
 LINK_SOURCE = (
     "Linux Documentation/ABI/testing/sysfs-class-net (carrier_changes, speed in Mb/s) and "
     "sysfs-class-net-statistics (rx_crc_errors, rx_bytes, tx_bytes), read with grep -H (FILE:VALUE lines)"
@@ -60,6 +64,7 @@ FEC_SOURCE = (
 #: the per-port commands whose answers carry link counters (the old sysfs command too, for saved samples)
 LINK_TEMPLATES = (LINK_SYSFS, LINK_SYSFS_V1, FEC_SHOW)
 _ACTIVE_FEC = re.compile(r"^\s*Active FEC encoding:\s*(\S+)\s*$", re.MULTILINE)
+LINK_SOURCES = {LINK_SYSFS: LINK_SOURCE, FEC_SHOW: FEC_SOURCE, MODULE: modulediag.SOURCE}
 #: the line the host bundle prints after each command's output (``echo '#=== end'``): an answer without it
 #: was cut - inside its last number too, where ``rx_prio3_pause: 1234`` would read as 12 - and is not read
 END_MARK = "#=== end"
@@ -82,9 +87,9 @@ def with_end(text: str) -> str:
 
 
 def link_commands(ports: dict[str, str | None]) -> list[str]:
-    """``CounterSpec.link_commands`` of a host: the sysfs link counters and the FEC mode of each of the
-    intent's ports."""
-    return [t.format(port=p) for p in ports for t in (LINK_SYSFS, FEC_SHOW)]
+    """``CounterSpec.link_commands`` of a host: the sysfs link counters, the FEC mode and the module's optics of
+    each of the intent's ports."""
+    return [t.format(port=p) for p in ports for t in (LINK_SYSFS, FEC_SHOW, MODULE)]
 
 
 def read_link(body: str, pc: PortCounters, template: str = LINK_SYSFS) -> bool:
@@ -131,7 +136,7 @@ def answer_fec(port: str, pc: PortCounters) -> str:
 
 
 #: the lab's answers to the link commands
-LINK_ANSWERS = {LINK_SYSFS: answer_link, FEC_SHOW: answer_fec}
+LINK_ANSWERS = {LINK_SYSFS: answer_link, FEC_SHOW: answer_fec, MODULE: modulediag.answer}
 
 
 def prio_patterns(table: dict[str, str]) -> list[tuple[re.Pattern[str], str]]:
@@ -210,6 +215,9 @@ def parse_bundle(
         if template in LINK_TEMPLATES:
             if not read_link(body, ports.setdefault(port, PortCounters()), template) and body.strip():
                 warnings.append(f"{cmd}: no link counters found")
+            return
+        if template == MODULE:
+            modulediag.read(body, ports.setdefault(port, PortCounters()))
             return
         values = readers[template](body)
         if not values:
@@ -314,7 +322,8 @@ def ethtool_and_hw_counters(
     ``hw_counters`` files (ConnectX, bnxt): per port, one command of each; the name tables and the documents
     that define them (``ethtool_source``, ``hw_source``) are the platform's. The lab answers for a port without
     an RDMA device of its own with ``lab_rdma_device``."""
-    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, **dict.fromkeys(LINK_TEMPLATES, grep_files)}
+    readers = {ETHTOOL: key_values, HW_COUNTERS: grep_files, **dict.fromkeys(LINK_TEMPLATES, grep_files),
+               MODULE: grep_files}
     tables = {ETHTOOL: (ethtool_prio, ethtool_port), HW_COUNTERS: ({}, hw_port)}
 
     def commands(ports: dict[str, str | None]) -> list[str]:
@@ -346,7 +355,7 @@ def ethtool_and_hw_counters(
         sources=sources,
         transport="shell",
         link_commands=link_commands,
-        link_sources={LINK_SYSFS: LINK_SOURCE, FEC_SHOW: FEC_SOURCE},
+        link_sources=LINK_SOURCES,
         link_reads=LINK_READS,
     )
 
@@ -359,9 +368,11 @@ __all__ = [
     "FEC_SOURCE",
     "LINK_ANSWERS",
     "LINK_READS",
+    "LINK_SOURCES",
     "LINK_SYSFS",
     "LINK_SYSFS_V1",
     "LINK_TEMPLATES",
+    "MODULE",
     "answer_fec",
     "answer_link",
     "link_commands",

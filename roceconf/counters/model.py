@@ -11,6 +11,7 @@ fires on it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -82,6 +83,37 @@ def fec_mode_code(text: Any, none_is_off: bool = True) -> int | None:
         return None
     return _FEC_WORDS.get(w)
 
+
+#: Optics (DOM) readings of a port's transceiver, each a signed decimal (``PortCounters.optics``), read with the
+#: module's own alarm / warning thresholds where the answer carries them (``OPTICS_LEVELS``). A gauge: the value
+#: read, never a rate. Judged by ``roceconf cabling`` (RC514-RC516); a platform names the ones it reads in
+#: ``CounterSpec.link_reads`` like the link counters.
+OPTICS: dict[str, str] = {
+    "rx_power_dbm": "optical power received, dBm",
+    "tx_power_dbm": "optical power sent (laser output), dBm",
+    "temperature_c": "transceiver module temperature, degrees Celsius",
+}
+#: the module's thresholds of a reading, kept as ``<reading>:<level>`` in ``PortCounters.optics``
+OPTICS_LEVELS = ("high_alarm", "high_warn", "low_warn", "low_alarm")
+#: reading -> level (or ``lane``) -> its key in ``PortCounters.optics``: one string object for every port (a
+#: fabric has a hundred thousand ports, each with up to fifteen keys)
+OPTICS_KEYS: dict[str, dict[str, str]] = {r: {lv: f"{r}:{lv}" for lv in (*OPTICS_LEVELS, "lane")} for r in OPTICS}
+_OPTICS_KEY = {k: k for r, ks in OPTICS_KEYS.items() for k in (r, *ks.values())}
+#: threshold values already seen, each kept as one float object: the modules of a fabric are few models, whose
+#: thresholds repeat on every port (bounded: past it a value is kept as it comes)
+_SHARED: dict[float, float] = {}
+_SHARED_MAX = 4096
+
+
+def _shared(v: float) -> float:
+    got = _SHARED.get(v)
+    if got is None:
+        got = v
+        if len(_SHARED) < _SHARED_MAX:
+            _SHARED[v] = v
+    return got
+
+
 #: a speed as the devices print it: ``10 Gb/s``, ``1000 Mb/s`` (NX-OS ``eth_speed``), ``1000mbps``, ``10Gbps``
 #: (Junos ``speed``); anything else (``auto-speed``, ``Auto``, ``Unspecified``) is no speed
 _SPEED = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt])(?:b/s|bps)\s*$", re.IGNORECASE)
@@ -95,6 +127,33 @@ def speed_bps(text: Any) -> int | None:
         return None
     v = round(float(m.group(1)) * _SPEED_UNIT[m.group(2).lower()])
     return v if v > 0 else None
+
+
+#: a signed decimal as the devices print a reading: ``-3.42``, ``45 degrees C / 113 degrees F`` (Junos), ``-30.45
+#: dBm``, ``35.66 C`` (NX-OS): the first number; ``- Inf``, ``N/A``, ``off`` are none
+_DECIMAL = re.compile(r"^\s*([-+]?[0-9]+(?:\.[0-9]+)?)(?![0-9.])")
+
+
+def optics_value(text: Any) -> float | None:
+    """A reading or threshold as a float (the first signed decimal of the text), None when it is not one."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, (int, float)):
+        return float(text) if math.isfinite(text) else None
+    m = _DECIMAL.match(text) if isinstance(text, str) else None
+    return float(m.group(1)) if m else None
+
+
+def _badness(value: float, thresholds: dict[str, float | None]) -> tuple[int, float]:
+    """How bad a reading is against its thresholds: (3 past an alarm, 2 past a warning, 1 within but a threshold
+    missing, 0 within all four; then its margin to the nearest threshold, negated: a reading further past a
+    threshold, or nearer to one, is worse)."""
+    th = {k: v for k, v in thresholds.items() if v is not None and math.isfinite(v)}
+    alarm = value > th.get("high_alarm", math.inf) or value < th.get("low_alarm", -math.inf)
+    warn = value > th.get("high_warn", math.inf) or value < th.get("low_warn", -math.inf)
+    rank = 3 if alarm else 2 if warn else 1 if len(th) < len(OPTICS_LEVELS) else 0
+    margin = min((t - value if k.startswith("high") else value - t for k, t in th.items()), default=math.inf)
+    return rank, -margin
 
 
 ROCE_ERRORS = ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err", "implied_nak_seq_err")
@@ -114,12 +173,54 @@ class PortCounters:
     wd_read: list[int] | None = None
     #: link counters (``LINK_COUNTERS``); a name absent was not read (never 0)
     link: dict[str, int] = field(default_factory=dict)
+    #: optics readings (``OPTICS``) and the module's thresholds (``<reading>:<level>``, ``OPTICS_LEVELS``), signed
+    #: decimals; None where nothing was read (no dict per port then: most answers carry no optics)
+    optics: dict[str, float] | None = None
 
     def set_link(self, counter: str, value: int) -> None:
         if counter not in LINK_COUNTERS:
             raise KeyError(counter)
         if value >= 0:
             self.link[counter] = int(value)
+
+    def set_optics(self, reading: str, value: float | None, thresholds: dict[str, float | None] | None = None,
+                   lane: int | None = None) -> None:
+        """One optics reading (``OPTICS``) and the module's thresholds for it (``OPTICS_LEVELS`` -> value); a
+        value that is no finite number (``- Inf``, ``N/A``: None) is not kept, so it reads as not read. ``lane``:
+        the lane of a multi-lane module the reading is of (kept as ``<reading>:lane``)."""
+        if reading not in OPTICS:
+            raise KeyError(reading)
+        keys = OPTICS_KEYS[reading]
+        got: dict[str, float] = {}
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            got[reading] = float(value)
+        for level, v in (thresholds or {}).items():
+            if level not in OPTICS_LEVELS:
+                raise KeyError(level)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                got[keys[level]] = _shared(float(v))
+        if lane is not None and reading in got:
+            got[keys["lane"]] = _shared(float(lane))
+        if got:
+            if self.optics is None:
+                self.optics = {}
+            self.optics.update(got)
+
+    def set_worst_lane(self, reading: str, lanes: list[tuple[int, float | None, dict[str, float | None]]]) -> None:
+        """A multi-lane module's reading: of its lanes ``(lane, value, thresholds)`` the one that is worst - past
+        an alarm threshold, then past a warning one, then one missing a threshold, then the nearest to one - so
+        one bad lane is never hidden by good ones. A lane without a value is skipped (every lane without one:
+        only the thresholds are kept, the reading reads as not read)."""
+        read = [x for x in lanes if x[1] is not None and math.isfinite(x[1])]
+        if not read:
+            for _lane, _v, th in lanes[:1]:
+                self.set_optics(reading, None, th)
+            return
+        if len(read) == 1:  # its lane is named where the module has others (or it is not lane 1)
+            lane, v, th = read[0]
+            self.set_optics(reading, v, th, lane if len(lanes) > 1 or lane != 1 else None)
+            return
+        self.set_optics(reading, *max(((v, th, lane) for lane, v, th in read), key=lambda x: _badness(x[0], x[1])))
 
     def set_prio(self, counter: str, priority: int, value: int) -> None:
         if counter not in PRIO_COUNTERS:
@@ -178,6 +279,8 @@ class PortCounters:
         }
         if self.link:  # only where read: a snapshot without link counters reads as before
             out["link"] = dict(sorted(self.link.items()))
+        if self.optics:
+            out["optics"] = dict(sorted(self.optics.items()))
         return out
 
     @classmethod
@@ -189,6 +292,7 @@ class PortCounters:
             wd_shut=data.get("wd_shut"),
             wd_read=data.get("wd_read"),
             link={k: int(v) for k, v in data.get("link", {}).items()},
+            optics={_OPTICS_KEY.get(k, k): float(v) for k, v in data["optics"].items()} if data.get("optics") else None,
         )
 
 
@@ -242,6 +346,8 @@ def to_int(value: Any) -> int | None:
 
 __all__ = [
     "LINK_COUNTERS",
+    "OPTICS",
+    "OPTICS_LEVELS",
     "PORT_COUNTERS",
     "PRIO_COUNTERS",
     "PRIO_GAUGES",
@@ -251,6 +357,7 @@ __all__ = [
     "Snapshot",
     "fec_mode_code",
     "speed_bps",
+    "optics_value",
     "to_int",
 ]
 
@@ -282,7 +389,8 @@ class CounterSpec:
       FCS errors, FEC, carrier transitions, octets) that ``roceconf cabling`` samples; None where the platform
       reads none (no primary source for them: docs/cabling.md); ``parse`` reads their answers too;
     * ``link_sources``: command -> the document or recording that defines the link counters read from it;
-    * ``link_reads``: the link counters (``LINK_COUNTERS`` names) ``parse`` reads from those answers, each
+    * ``link_reads``: the link counters (``LINK_COUNTERS`` names) and optics readings (``OPTICS``, each with the
+      module's thresholds) ``parse`` reads from those answers, each
       defined by a source in ``link_sources``: a counter not listed is never read on the platform, so
       ``roceconf cabling`` reports the checks that need it as not observable (RC519), not as unknown.
     """
@@ -297,7 +405,7 @@ class CounterSpec:
     link_reads: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        bad = sorted(self.link_reads - LINK_COUNTERS.keys())
+        bad = sorted(self.link_reads - LINK_COUNTERS.keys() - OPTICS.keys())
         if bad:
             raise ValueError(f"link_reads names no link counter: {', '.join(bad)}")
         if bool(self.link_reads) != (self.link_commands is not None) or bool(self.link_reads) != bool(

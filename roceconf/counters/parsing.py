@@ -23,7 +23,7 @@ def read_outputs(
     """The frame of a counter parser: ``read`` takes each command's output in turn. A parser never raises: an
     exception ends the reading with one warning (what was read before it is kept). The names not understood
     are listed to ``log`` at debug level. Kept: the ports with a count, whose watchdog state was read, or with a
-    link counter."""
+    link counter or an optics reading."""
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
     unknown: set[str] = set()
@@ -34,7 +34,7 @@ def read_outputs(
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
     if unknown:
         log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if p.has_health() or p.link}, warnings
+    return {n: p for n, p in ports.items() if p.has_health() or p.link or p.optics}, warnings
 
 
 def jload(text: str) -> Any:

@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         metavar="NAME[@DEVICE[:PORT]]",
         help="counter scenario (healthy, pfc-storm, watchdog, lossless-drops, ecn-no-cnp, misclassified-pause, "
-        "counter-reset; link counters: crc, fec, flap, ecmp-imbalance, speed-mismatch, fec-mismatch) or cabling scenario (miswire, crossed-rail; "
+        "counter-reset; link counters: crc, fec, flap, ecmp-imbalance, speed-mismatch, fec-mismatch, optics) or cabling scenario (miswire, crossed-rail; "
         "needs --cabling); repeatable",
     )
     ap.add_argument(

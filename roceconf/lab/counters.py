@@ -28,12 +28,16 @@ Scenarios (``--scenario NAME[@DEVICE[:PORT]]``; without DEVICE every device, wit
 * ``speed-mismatch`` (link counters): the port runs at half the speed its cable was laid at
   (``Lab.set_links(..., speeds=...)``: as a port that came up at a lower speed than its peer);
 * ``fec-mismatch`` (link counters): the port's FEC mode is Fire-code (``fc``; ethtool ``BaseR``) where every
-  other port runs RS-FEC (only SONiC's and the hosts' answers carry the FEC mode).
+  other port runs RS-FEC (only SONiC's and the hosts' answers carry the FEC mode);
+* ``optics`` (optics, DOM): the port's transceiver receives ``OPTICS_LOW_RX`` dBm, below its low alarm
+  threshold (a dirty or broken fibre; the answers of the platforms that read optics carry it).
 
 Link counters (``roceconf cabling``): every port sends and receives ``LINK_BYTES`` bytes per second, counts no
 FCS errors and no uncorrectable FEC codewords (1,000 corrected per second) and has one carrier transition (the
-link coming up), runs RS-FEC; a port whose cable was laid with a speed (``Lab.set_links(links, speeds)``) runs at it (none
-is answered otherwise). Each platform serves the ones its answer carries.
+link coming up), runs RS-FEC; a port whose cable was laid with a speed (``Lab.set_links(links, speeds)``) runs at
+it (none is answered otherwise). Every port's transceiver reads ``OPTICS`` (received and sent power, module
+temperature) within the thresholds of a recorded module (``OPTICS_THRESHOLDS``). Each platform serves the ones
+its answer carries.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ SCENARIOS = (
     "ecmp-imbalance",
     "speed-mismatch",
     "fec-mismatch",
+    "optics",
 )
 #: scenarios that only make sense on one kind of device
 HOST_ONLY = frozenset({"ecn-no-cnp"})
@@ -74,6 +79,15 @@ DROP_RATE, MISCLASS_RATE = 50.0, 30.0
 FEC_RS, FEC_FC = 3, 2
 LINK_BYTES = 1.25e9  # 10 Gb/s each way on every port
 CRC_RATE, FEC_CORRECTED, FEC_UNCORRECTABLE = 200.0, 1_000.0, 50.0
+#: every port's optics readings, within the thresholds below
+OPTICS = {"rx_power_dbm": -2.5, "tx_power_dbm": -1.5, "temperature_c": 41.0}
+#: the module thresholds of napalm's recorded Junos SFP+ reply (tests/fixtures/junos/counters/real/)
+OPTICS_THRESHOLDS = {
+    "rx_power_dbm": {"high_alarm": 2.5, "high_warn": 2.0, "low_warn": -18.01, "low_alarm": -20.0},
+    "tx_power_dbm": {"high_alarm": 2.0, "high_warn": 1.0, "low_warn": -7.01, "low_alarm": -8.01},
+    "temperature_c": {"high_alarm": 78.0, "high_warn": 73.0, "low_warn": -8.0, "low_alarm": -13.0},
+}
+OPTICS_LOW_RX = -24.5  # optics: received power, below the low alarm threshold
 HOT = 4.0  # ecmp-imbalance: the hot port's bytes, times the others'
 
 
@@ -177,6 +191,9 @@ class LabCounters:
         pc.set_link("fec_mode", FEC_FC if "fec-mismatch" in active else FEC_RS)
         if name in self.speeds:
             pc.set_link("speed_bps", self.speeds[name] // (2 if "speed-mismatch" in active else 1))
+        for reading, v in OPTICS.items():
+            low_rx = reading == "rx_power_dbm" and "optics" in active
+            pc.set_optics(reading, OPTICS_LOW_RX if low_rx else v, dict(OPTICS_THRESHOLDS[reading]))
         lossless = prof.lossless
         p = lossless[0] if lossless else None
         lossy = next((q for q in range(8) if q not in lossless), None)

@@ -20,6 +20,14 @@ Sources (``SOURCES``; fixtures and their provenance in tests/fixtures/junos/coun
   licence was found: FEC is not read on Junos. The operational speed is the physical interface's ``speed``
   (``1000mbps`` in the SRX reply, ``10Gbps`` in other recorded replies) where its ``oper-status`` is ``up``;
   the FEC mode is not in the recorded reply: not read.
+* optics (DOM, ``roceconf cabling`` RC514-RC516): ``show interfaces diagnostics optics`` (RPC
+  ``get-interface-optics-diagnostics-information``), ``optics-diagnostics`` of each ``physical-interface``:
+  ``rx-signal-avg-optical-power-dbm``, ``laser-output-power-dbm``, ``module-temperature`` (``45 degrees C / 113
+  degrees F``) and the module's thresholds ``laser-rx-power-{high,low}-{alarm,warn}-threshold-dbm``,
+  ``laser-tx-power-...-threshold-dbm``, ``module-temperature-{high,low}-{alarm,warn}-threshold``, as napalm's
+  Junos test data records the RPC reply (tests/fixtures/junos/counters/real/napalm-optics-*.txt). ``- Inf`` (no
+  light) is no number: that reading is not read. Multi-lane modules' per-lane values
+  (``optics-diagnostics-lane-values``) are in no recording kept: not read (their rx/tx power is then unknown).
 Junos reports no PFC pause duration and no PFC watchdog counters in these commands: those rules cannot fire on
 Junos (docs/health.md says so).
 """
@@ -32,7 +40,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from roceconf.counters.model import CounterSpec, PortCounters, same_commands, speed_bps, to_int
+from roceconf.counters.model import CounterSpec, PortCounters, optics_value, same_commands, speed_bps, to_int
 from roceconf.counters.parsing import jload, read_outputs
 
 log = logging.getLogger(__name__)
@@ -40,6 +48,7 @@ log = logging.getLogger(__name__)
 QUEUES = "show interfaces queue | display json"
 PFC = "show interfaces extensive | display json"
 COMMANDS = [PFC, QUEUES]
+OPTICS = "show interfaces diagnostics optics | display json"
 SOURCES = {
     QUEUES: "Junos OS CLI reference, show interfaces queue (queue-counters-tail-drop-packets, queue-counters-red-packets; ECN-CE packets)",
     PFC: "Junos OS CLI reference, show interfaces extensive (MAC Priority Flow Control Statistics: ethernet-mac-pfc-statistics, mac-pfc-dot1p, input/output-mac-pfc-frames)",
@@ -59,8 +68,17 @@ _LINK = {
     ("traffic-statistics", "output-bytes"): "tx_octets",
 }
 _PARENTS = {p for p, _e in _LINK}
-LINK_READS = frozenset({*_LINK.values(), "speed_bps"})
+#: optics reading -> (element of the reading, element of each threshold by level, before the level's words)
+_OPTICS = {
+    "rx_power_dbm": ("rx-signal-avg-optical-power-dbm", "laser-rx-power-{}-threshold-dbm"),
+    "tx_power_dbm": ("laser-output-power-dbm", "laser-tx-power-{}-threshold-dbm"),
+    "temperature_c": ("module-temperature", "module-temperature-{}-threshold"),
+}
+#: OPTICS_LEVELS -> the level's words in the threshold elements
+_LEVEL_WORDS = {"high_alarm": "high-alarm", "high_warn": "high-warn", "low_warn": "low-warn", "low_alarm": "low-alarm"}
+LINK_READS = frozenset({*_LINK.values(), "speed_bps", *_OPTICS})
 LINK_SOURCES = {
+    OPTICS: "napalm's Junos test data, RPC reply of get-interface-optics-diagnostics-information (physical-interface/optics-diagnostics: rx-signal-avg-optical-power-dbm, laser-output-power-dbm, module-temperature and their laser-rx-power-*-threshold-dbm, laser-tx-power-*-threshold-dbm, module-temperature-*-threshold)",
     PFC: "py-junos-eznc's recorded RPC reply of show interfaces extensive (physical-interface: output-error-list/carrier-transitions, ethernet-mac-statistics/input-crc-errors, traffic-statistics/input-bytes, output-bytes; speed of a physical-interface whose oper-status is up)",
 }
 #: queue elements real answers carry that the parser knows and does not need: tail + RED drops are read one
@@ -106,6 +124,8 @@ def _from_json(data: Any, unknown: set[str]) -> Reading:
                     v = to_int(_leaf(block.get(el)))
                     if v is not None:
                         entry.setdefault("link", {}).setdefault(0, {})[c] = v
+            for od in _objs(phy, "optics-diagnostics")[:1]:
+                entry["optics"] = {k: _leaf(v) for k, v in od.items() if k != "attributes"}
             for st in _objs(phy, "ethernet-mac-pfc-statistics"):
                 flat = {k: _leaf(v) for k, v in st.items() if k != "attributes"}
                 _put(entry["pfc"], flat, "mac-pfc-dot1p", _PFC, unknown)
@@ -146,6 +166,8 @@ def _from_xml(root: ET.Element, unknown: set[str]) -> Reading:
                     v = to_int((k.text or "").strip()) if c else None
                     if c and v is not None:
                         entry.setdefault("link", {}).setdefault(0, {}).setdefault(c, v)
+            if _local(el.tag) == "optics-diagnostics" and "optics" not in entry:
+                entry["optics"] = {_local(k.tag): (k.text or "").strip() for k in el}
             if _local(el.tag) == "ethernet-mac-pfc-statistics":
                 _put(
                     entry["pfc"],
@@ -288,6 +310,10 @@ def _read(
         pc = ports.setdefault(name, PortCounters())
         for c, v in entry.get("link", {}).get(0, {}).items():
             pc.set_link(c, v)
+        od = entry.get("optics")
+        for key, (el, th) in _OPTICS.items() if isinstance(od, dict) else ():
+            pc.set_optics(key, optics_value(od.get(el)),
+                          {lv: optics_value(od.get(th.format(w))) for lv, w in _LEVEL_WORDS.items()})
         for p, row in entry["pfc"].items():
             for k, c in _PFC.items():
                 if row.get(k, -1) >= 0:
@@ -309,6 +335,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     """The JSON form, laid out as the public recordings show the XML (one ``ethernet-mac-pfc-statistics`` per
     priority; queue tail / RED drops). ECN-CE counts are not served: no public recording shows their element."""
     cmd = " ".join(command.split())
+    if cmd == OPTICS:
+        return _simulate_optics(ports)
     if cmd not in (QUEUES, PFC):
         return None
     phys = []
@@ -349,13 +377,34 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
     return json.dumps({"interface-information": [{"physical-interface": phys}]}, indent=1)
 
 
+def _simulate_optics(ports: dict[str, PortCounters]) -> str:
+    """``show interfaces diagnostics optics`` in the JSON form, the recorded reply's elements (a port without
+    optics readings is not listed, as an interface without a transceiver is not)."""
+    phys = []
+    for n, pc in ports.items():
+        if not pc.optics:
+            continue
+        od: dict[str, Any] = {}
+        for reading, (el, th) in _OPTICS.items():
+            shown = {el: pc.optics.get(reading), **{th.format(w): pc.optics.get(f"{reading}:{lv}")
+                                                    for lv, w in _LEVEL_WORDS.items()}}
+            for k, v in shown.items():
+                if v is None:
+                    continue
+                # as recorded: dBm with two decimals, temperatures in whole degrees C and F
+                od[k] = _d(f"{round(v)} degrees C / {round(v * 9 / 5 + 32)} degrees F" if reading == "temperature_c"
+                           else f"{v:.2f}")
+        phys.append({"name": _d(n), "optics-diagnostics": [od]})
+    return json.dumps({"interface-information": [{"physical-interface": phys}]}, indent=1)
+
+
 COUNTERS = CounterSpec(
     commands=same_commands(COMMANDS),
     parse=parse,
     simulate=simulate,
     sources=SOURCES,
     transport="cli",
-    link_commands=same_commands([PFC]),
+    link_commands=same_commands([PFC, OPTICS]),
     link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )

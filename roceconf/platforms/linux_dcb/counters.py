@@ -15,15 +15,14 @@ import json
 import re
 from typing import Any
 
+from roceconf.counters import modulediag
 from roceconf.counters.hostnic import (
     ETHTOOL,
-    FEC_SHOW,
-    FEC_SOURCE,
     LINK_ANSWERS,
     LINK_READS,
-    LINK_SOURCE,
-    LINK_SYSFS,
+    LINK_SOURCES,
     LINK_TEMPLATES,
+    MODULE,
     answer_port,
     apply_names,
     command_port,
@@ -104,7 +103,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             body = complete(text)
             if body is not None:
                 whole[cmd] = body
-            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, *LINK_TEMPLATES]):
+            elif cmd == LINKS or cmd == STATS or command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, *LINK_TEMPLATES, MODULE]):
                 warnings.append(f"{cmd}: no end mark (a cut answer); not read")
         outputs = whole
         netdev: dict[tuple[str, int], str] = {}
@@ -113,9 +112,12 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
             if isinstance(ln, dict) and ln.get("netdev") and to_int(ln.get("port")) is not None:
                 netdev[(str(ln.get("ifname")), to_int(ln.get("port")) or 0)] = str(ln["netdev"])
         for cmd, text in outputs.items():
-            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, *LINK_TEMPLATES])
+            hit = command_port(cmd, [PFC, PFC_TEXT, ETHTOOL, *LINK_TEMPLATES, MODULE])
             if hit is not None:
                 template, port = hit
+                if template == MODULE:
+                    modulediag.read(text, ports.setdefault(port, PortCounters()))
+                    continue
                 if template in LINK_TEMPLATES:
                     if not read_link(text, ports.setdefault(port, PortCounters()), template) and text.strip():
                         warnings.append(f"{cmd}: no link counters found")
@@ -152,7 +154,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     apply_names(ports.setdefault(port, PortCounters()), values, [], RDMA_PORT)
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
-    return {n: p for n, p in ports.items() if not p.empty() or p.link}, warnings
+    return {n: p for n, p in ports.items() if not p.empty() or p.link or p.optics}, warnings
 
 
 def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str | None]) -> str | None:
@@ -208,6 +210,6 @@ COUNTERS = CounterSpec(
     sources=SOURCES,
     transport="shell",
     link_commands=link_commands,
-    link_sources={LINK_SYSFS: LINK_SOURCE, FEC_SHOW: FEC_SOURCE},
+    link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )

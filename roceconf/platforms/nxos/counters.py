@@ -16,6 +16,8 @@ Sources (``SOURCES``): Cisco Nexus 9000 Series NX-OS Command Reference (Show Com
   operational speed is ``eth_speed`` of a row whose ``state`` is ``up`` (``10 Gb/s``, ``1000 Mb/s``; a down
   port prints ``auto-speed``, and ``eth_bw`` is the configured bandwidth, not the speed: neither is read). The
   FEC mode is not in this answer: not read.
+* optics (DOM, ``roceconf cabling`` RC514-RC516): ``show interface transceiver details`` (CLI text), read by
+  :mod:`roceconf.platforms.nxos.optics` against a recorded answer.
 No public recording of the queuing JSON answers was found (tests/fixtures/nxos/counters/README.md): the fixtures
 are built from the schema's names. NX-OS reports no pause duration in these commands: pause storms are
 judged from the pause frame rate.
@@ -29,6 +31,7 @@ from typing import Any
 
 from roceconf.counters.model import CounterSpec, PortCounters, same_commands, speed_bps, to_int
 from roceconf.counters.parsing import base_command, dig, json_object, json_only, read_outputs, rows
+from roceconf.platforms.nxos import optics
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +43,9 @@ LINK = "show interface | json"
 _BY_BASE = {c.replace(" | json", ""): c for c in (*COMMANDS, LINK)}
 #: ``show interface`` row key -> link counter
 _LINK = {"eth_crc": "fcs_errors", "eth_inbytes": "rx_octets", "eth_outbytes": "tx_octets"}
-LINK_READS = frozenset({*_LINK.values(), "speed_bps"})
+LINK_READS = frozenset({*_LINK.values(), "speed_bps", "rx_power_dbm", "tx_power_dbm", "temperature_c"})
 LINK_SOURCES = {
+    optics.DOM: optics.SOURCE,
     LINK: "napalm's NX-OS test data, a Nexus 3548 answer to show interface | json (TABLE_interface/ROW_interface: eth_crc, eth_inbytes, eth_outbytes; eth_speed of a row whose state is up)",
 }
 _REF = "Cisco Nexus 9000 NX-OS Command Reference (Show Commands) 9.3(x), Q Show Commands"
@@ -127,6 +131,9 @@ def _read(
     interface rows it holds. The form is told from the answer: a text answer (the CLI's ``+---+`` tables) is
     not read - no published recording of these commands' text layouts was found to read it against, and
     Cisco's configuration-guide examples are not kept here (docs/health.md)."""
+    if " ".join(cmd.split()) == optics.DOM:
+        optics.read(text, ports)
+        return
     base = base_command(cmd, ("json", "json-pretty"))
     if base not in _BY_BASE:
         return
@@ -191,6 +198,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
         return pc.prio.get(c, {}).get(p, 0)
 
     cmd = " ".join(command.split())
+    if cmd == optics.DOM:
+        return optics.simulate(ports)
     if cmd == QUEUING:
         rws = [
             {
@@ -279,7 +288,7 @@ COUNTERS = CounterSpec(
     simulate=simulate,
     sources=SOURCES,
     transport="cli",
-    link_commands=same_commands([LINK]),
+    link_commands=same_commands([LINK, optics.DOM]),
     link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )

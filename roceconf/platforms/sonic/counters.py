@@ -16,6 +16,8 @@ outputs are recorded in tests/fixtures/sonic/counters/ (sonic-net/sonic-utilitie
   ``port_speed_parse``) of a port whose ``Oper`` is ``up`` (a down port shows its configured speed: not read)
   and its ``FEC`` (the configured mode intfutil takes from APPL_DB's PORT_TABLE: ``rs``, ``fc``, ``none``,
   ``auto``; ``N/A`` not read), as sonic-utilities' ``tests/intfutil_test.py`` records the tool's output.
+* optics (DOM, ``roceconf cabling`` RC514-RC516): ``show interfaces transceiver eeprom --dom``, read by
+  :mod:`roceconf.platforms.sonic.optics` (sfpshow's layout, as sonic-utilities' tests record it).
 SONiC reports no pause duration in these commands (``show pfc counters --history`` has pause time only where
 the PFC history feature is enabled): storms are judged from the pause frame rate.
 """
@@ -28,6 +30,7 @@ from typing import Any
 
 from roceconf.counters.model import FEC_MODES, CounterSpec, PortCounters, fec_mode_code, same_commands, to_int
 from roceconf.counters.parsing import priority_of, tables
+from roceconf.platforms.sonic import optics
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +45,11 @@ FEC = "show interfaces counters fec-stats"
 #: ``show interfaces counters fec-stats`` column -> link counter (``_fec_row``)
 FEC_COLUMNS = {"FEC_CORR": "fec_corrected", "FEC_UNCORR": "fec_uncorrectable"}
 STATUS = "show interfaces status"
-LINK_READS = frozenset({*FEC_COLUMNS.values(), "speed_bps", "fec_mode"})
+LINK_READS = frozenset({*FEC_COLUMNS.values(), "speed_bps", "fec_mode", "rx_power_dbm", "tx_power_dbm", "temperature_c"})
+#: the optics answer, with or without a port after it (``eeprom -d Ethernet0`` as the recordings ask it)
+_DOM_BASE = "show interfaces transceiver eeprom"
 LINK_SOURCES = {
+    optics.DOM: optics.SOURCE,
     FEC: "sonic-utilities tests/portstat_test.py intf_fec_counters: show interfaces counters fec-stats (IFACE, FEC_CORR, FEC_UNCORR)",
     STATUS: "sonic-utilities tests/intfutil_test.py show_interface_status_output and scripts/intfutil: show interfaces status (Interface, Speed of a port whose Oper is up, FEC configured)",
 }
@@ -114,6 +120,9 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
 
     try:
         for cmd, text in outputs.items():
+            if cmd.startswith(_DOM_BASE):
+                optics.read(text, ports)
+                continue
             if cmd not in _KNOWN:
                 continue
             rws, problems = tables(text)
@@ -187,7 +196,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
         )
     if unknown:
         log.debug("counter names not understood: %s", ", ".join(sorted(unknown)))
-    return {n: p for n, p in ports.items() if p.has_health() or p.link}, warnings
+    return {n: p for n, p in ports.items() if p.has_health() or p.link or p.optics}, warnings
 
 
 def _fec_row(r: dict[str, str], ports: dict[str, PortCounters], backplane: set[str]) -> None:
@@ -338,6 +347,8 @@ def simulate(ports: dict[str, PortCounters], command: str, rdma: dict[str, str |
             "RX LAST OK/DROP",
         ]
         return _tab(head, body) + "\n"
+    if cmd == optics.DOM:
+        return optics.simulate(ports)
     if cmd == FEC:
         rows = [
             [n, "U", *(_n(ports[n].link[c]) if c in ports[n].link else "N/A"
@@ -370,7 +381,7 @@ COUNTERS = CounterSpec(
     simulate=simulate,
     sources=SOURCES,
     transport="cli",
-    link_commands=same_commands([FEC, STATUS]),
+    link_commands=same_commands([FEC, STATUS, optics.DOM]),
     link_sources=LINK_SOURCES,
     link_reads=LINK_READS,
 )

@@ -16,7 +16,7 @@ description:
     C(cabling-junit.xml), C(cabling.md) - and every device's raw LLDP outputs into C(dest/<YYYY-MM-DD>/lldp/)
     (C(roceconf cabling --lldp) reads them again).
   - With O(interval) (live samples) or O(counters) (saved samples) the link counters are judged too - FCS
-    errors, FEC, flaps of both ends (RC510-RC512), ECMP balance (RC520), one verdict per link - as
+    errors, FEC, flaps, speed and optics of both ends (RC510-RC516), ECMP balance (RC520), one verdict per link - as
     C(roceconf cabling --interval / --counters) does; live samples are kept in C(dest/<YYYY-MM-DD>/counters/).
   - "A link is judged from both of its ends, so the module runs once on the controller (C(run_once: true),
     C(delegate_to: localhost))."
