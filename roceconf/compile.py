@@ -22,9 +22,10 @@ def output_name(device: str, platform: str) -> str:
     return f"{device}.{platforms.get(platform).extension}"
 
 
-def load_valid(intent: str | Path, strict: bool = False) -> Fabric:
-    """Load an intent and raise DiagnosticError if it has errors (or warnings when strict)."""
-    fab = load(intent)
+def load_valid(intent: str | Path, strict: bool = False, scope: frozenset[str] | None = None) -> Fabric:
+    """Load an intent and raise DiagnosticError if it has errors (or warnings when strict); ``scope``: see
+    :func:`roceconf.intent.load`."""
+    fab = load(intent, scope)
     bad = [d for d in fab.diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
     if bad:
         raise DiagnosticError(bad)

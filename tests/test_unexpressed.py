@@ -134,3 +134,27 @@ def test_the_lab_reports_what_its_devices_cannot_carry() -> None:
         )
         for i in items
     ), items
+
+
+def test_a_scope_checks_lost_values_of_its_devices_only(tmp_path) -> None:  # noqa: ANN001
+    """``load(path, scope)``: the per-host drift task checks its own device's render for lost values (RC150),
+    not every device's (one run per host over a fleet would otherwise be O(N^2)); every other check still
+    covers the whole intent, and without a scope every device is checked."""
+    from roceconf.intent import load
+
+    p = tmp_path / "intent.yml"
+    p.write_text(
+        "version: 1\nfabric: t\necmp:\n  seed: 7\ndevices:\n"
+        "  - {name: leaf3, platform: sonic, role: spine, interfaces: [{name: Ethernet0, speed: 400G}]}\n"
+        "  - {name: leaf9, platform: sonic, role: spine, interfaces: [{name: Ethernet0, speed: 400G}]}\n"
+        "  - {name: spine1, platform: nxos, role: spine, interfaces: [{name: Ethernet1/1, speed: 400G}]}\n"
+        "links:\n  - {a: 'leaf3:Ethernet0', b: 'spine1:Ethernet1/9'}\n"
+    )
+    lost = lambda fab: sorted(d.message.split(" on ")[1] for d in fab.diagnostics if d.code == "RC150")  # noqa: E731
+    others = lambda fab: sorted(str(d) for d in fab.diagnostics if d.code != "RC150")  # noqa: E731
+    whole = load(p)
+    assert lost(whole) == ["sonic leaf3, leaf9: not configured"]
+    assert lost(load(p, frozenset({"leaf9"}))) == ["sonic leaf9: not configured"]
+    scoped = load(p, frozenset({"spine1"}))
+    assert lost(scoped) == []
+    assert others(scoped) == others(whole) and others(whole)  # the rest of the intent is checked whole

@@ -27,10 +27,15 @@ def _finish(fab: Fabric) -> Fabric:
     return fab
 
 
-def load(path: str | Path) -> Fabric:
+def load(path: str | Path, scope: frozenset[str] | None = None) -> Fabric:
     """Load, expand and check an intent. Raises DiagnosticError when the file cannot be read or fails the schema;
-    semantic findings are in ``fabric.diagnostics``."""
-    return _finish(load_fabric(path))
+    semantic findings are in ``fabric.diagnostics``. ``scope``: the devices whose rendered config is checked
+    for lost values (RC150, a render and parse-back per device shape); every other check covers the whole
+    intent. A per-device Ansible task (the drift module, one run per host) takes its own device only, after the
+    play has validated the whole intent once on the controller: a fleet is then O(N), not O(N^2)."""
+    fab = load_fabric(path)
+    fab.scope = scope
+    return _finish(fab)
 
 
 def load_text(text: str, file: str = "<intent>") -> Fabric:

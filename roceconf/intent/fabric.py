@@ -123,6 +123,8 @@ class Fabric:
     links: list[Link]
     base_settings: Settings
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the devices whose rendered config is checked for lost values (RC150); None: every device
+    scope: frozenset[str] | None = None
 
     def diag(
         self, path: Path_, severity: str, code: str, message: str, hint: str = "", key: bool = False

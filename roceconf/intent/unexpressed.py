@@ -218,11 +218,14 @@ def _group_key(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
 
 
 def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
-    """device name -> its losses (only devices that have any). One render per group of identical devices."""
+    """device name -> its losses (only devices that have any; only those of ``fab.scope`` when set). One
+    render per group of identical devices."""
     cache: dict[tuple, tuple[DeviceSpec, list[tuple[Loss, str]]]] = {}
     out: dict[str, list[Loss]] = {}
     ports: dict[int, tuple] = {}  # the fabric keeps the ports dictionaries alive for the loop
     for name, dev in fab.devices.items():
+        if fab.scope is not None and name not in fab.scope:
+            continue
         try:
             platforms.get(dev.platform)
         except (KeyError, ImportError):

@@ -49,15 +49,17 @@ def diagnostics_message(error):
     return "invalid intent:\n" + "\n".join(d.format() for d in error.diagnostics)
 
 
-def load_intent(module, path):
-    """The validated intent at ``path``; the module fails with its FILE:LINE:COL lines or the read error."""
+def load_intent(module, path, device=None):
+    """The validated intent at ``path``; the module fails with its FILE:LINE:COL lines or the read error.
+    ``device``: a per-host task checks the rendered config of its own device only for lost values (RC150);
+    the play's first task (intent_info, once on the controller) has validated every device."""
     try:
         from roceconf.compile import load_valid
         from roceconf.diagnostics import DiagnosticError
     except ImportError as e:
         fail_unimportable(module, e)
     try:
-        return load_valid(path)
+        return load_valid(path, scope=None if device is None else frozenset([device]))
     except DiagnosticError as e:
         msg = diagnostics_message(e)
     except OSError as e:

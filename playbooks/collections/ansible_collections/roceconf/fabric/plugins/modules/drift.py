@@ -145,7 +145,7 @@ def main():
     except ImportError as e:
         play.fail_unimportable(module, e)
     p = module.params
-    fab = play.load_intent(module, p["intent"])
+    fab = play.load_intent(module, p["intent"], p["device"])
     if p["device"] not in fab.devices:
         module.fail_json(msg=f"no device named '{p['device']}' in the intent {p['intent']}")
     target = target_from_params(p)

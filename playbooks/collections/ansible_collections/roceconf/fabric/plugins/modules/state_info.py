@@ -116,7 +116,7 @@ def main():
         module.fail_json(msg=f"{p['device']}: {target.problem}")
     desired = None
     if p["intent"]:
-        fab = load_intent(module, p["intent"])
+        fab = load_intent(module, p["intent"], p["device"])
         if p["device"] in fab.devices:
             desired = desired_state(fab.devices[p["device"]])
     if p["src"]:
