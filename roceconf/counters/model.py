@@ -206,6 +206,12 @@ class PortCounters:
                 self.optics = {}
             self.optics.update(got)
 
+    def add_optics_of(self, other: PortCounters) -> None:
+        """Take the optics readings and thresholds ``other`` holds (a port's module parsed on its own), over
+        any this port holds for the same keys."""
+        if other.optics:
+            self.optics = {**(self.optics or {}), **other.optics}
+
     def set_worst_lane(self, reading: str, lanes: list[tuple[int, float | None, dict[str, float | None]]]) -> None:
         """A multi-lane module's reading: of its lanes ``(lane, value, thresholds)`` the one that is worst - past
         an alarm threshold, then past a warning one, then one missing a threshold, then the nearest to one - so

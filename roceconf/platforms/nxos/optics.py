@@ -86,8 +86,7 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
         for reading, lanes in readings.items():
             pc.set_worst_lane(reading, lanes)
         if pc.optics:
-            into = ports.setdefault(name, PortCounters())
-            into.optics = {**(into.optics or {}), **pc.optics}
+            ports.setdefault(name, PortCounters()).add_optics_of(pc)
 
 
 def simulate(ports: dict[str, PortCounters]) -> str:

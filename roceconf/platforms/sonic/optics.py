@@ -93,8 +93,7 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
         temp = b["ModuleMonitorValues"].get("Temperature")
         pc.set_optics("temperature_c", _value(temp, "C") if temp else None, th["temperature_c"])
         if pc.optics:
-            into = ports.setdefault(name, PortCounters())
-            into.optics = {**(into.optics or {}), **pc.optics}
+            ports.setdefault(name, PortCounters()).add_optics_of(pc)
 
 
 def simulate(ports: dict[str, PortCounters]) -> str:
