@@ -96,11 +96,12 @@ BACKPLANE = re.compile(r"Ethernet-BP\d+")
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
-    seen: dict[tuple[str, str, int], int] = {}
     conflicts: set[str] = set()
     backplane: set[str] = set()
     unknown: set[str] = set()
 
+    # every value read is kept in its port's counters (a port's priority counter or gauge holds the last value
+    # read for it): the value already there is the one seen before
     def put(name: str, kind: str, counter: str, p: int, v: int) -> None:
         """One value; the same port, counter and priority twice with two values is a conflict."""
         if p > 7:
@@ -108,11 +109,10 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
         if BACKPLANE.fullmatch(name):
             backplane.add(name)
             return
-        key = (name, counter, p)
-        if key in seen and seen[key] != v:
-            conflicts.add(name)
-        seen[key] = v
         pc = ports.setdefault(name, PortCounters())
+        old = (pc.gauges if kind == "gauge" else pc.prio).get(counter, {}).get(p)
+        if old is not None and old != v:
+            conflicts.add(name)
         if kind == "gauge":
             pc.set_gauge(counter, p, v)
         else:
@@ -133,20 +133,27 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 continue
             known = _KNOWN[cmd]
             head: Any = None
+            # the priority columns of the current header: (column, priority 0-7); others are never read
+            pcols: list[tuple[str, int]] = []
+            into = "gauges" if cmd == WATERMARK else "prio"
             for r in rws:
                 if r.keys() != head:  # the rows of one table share its header: its names are looked at once
                     head = r.keys()
                     unknown.update(f"{cmd}: {c}" for c in r if c not in known)
+                    prefix = "PFC" if cmd == PFC else ("PG", "UC")
+                    pcols = [(c, p) for c in r if c.startswith(prefix) and (p := priority_of(c)) is not None
+                             and p <= 7]
                 if cmd == PFC:
                     name = r.get("Port Rx") or r.get("Port Tx") or ""
                     counter = "pfc_rx" if "Port Rx" in r else "pfc_tx"
-                    cols = [(c, v) for c, v in r.items() if c.startswith("PFC")]
+                    cols = [(p, r[c]) for c, p in pcols]
                 elif cmd in (QUEUES, WRED):
                     name, q = r.get("Port", ""), r.get("TxQ", "")
                     key, counter = (
                         ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
                     )
-                    cols = [(q, r.get(key, ""))] if q.startswith("UC") else []
+                    p = priority_of(q) if q.startswith("UC") else None
+                    cols = [(p, r.get(key, ""))] if p is not None and p <= 7 else []
                 elif cmd == FEC:
                     _fec_row(r, ports, backplane)
                     continue
@@ -156,34 +163,34 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 elif cmd in (PG_DROP, WATERMARK):
                     name = r.get("Port", "")
                     counter = "pg_drops" if cmd == PG_DROP else "queue_watermark_bytes"
-                    cols = [(c, v) for c, v in r.items() if c.startswith(("PG", "UC"))]
+                    cols = [(p, r[c]) for c, p in pcols]
                 else:
                     _wd_row(r, put, ports, backplane)
                     continue
                 if not _PORT.fullmatch(name):
                     continue
                 # put() inlined for the rows' many values (the same checks, in the same order)
-                pc = None
-                into = "gauges" if cmd == WATERMARK else "prio"
+                got: dict[int, int] | None = None
                 bp = BACKPLANE.fullmatch(name) is not None
-                for col, val in cols:
-                    p, v = priority_of(col), to_int(val)
-                    if p is None or v is None or p > 7:
+                for p, val in cols:
+                    # to_int() of a table cell (stripped): digits, with or without thousands separators
+                    digits = val.replace(",", "")
+                    if len(digits) > 20 or not digits.isdigit():
                         continue
+                    v = int(digits)
                     if bp:
                         backplane.add(name)
                         break
-                    k = (name, counter, p)
-                    old = seen.get(k)
-                    if old is not None and old != v:
-                        conflicts.add(name)
-                    seen[k] = v
-                    if pc is None:
+                    if got is None:
                         pc = ports.get(name)
                         if pc is None:
                             pc = ports[name] = PortCounters()
-                    # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
-                    getattr(pc, into).setdefault(counter, {})[p] = v
+                        # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
+                        got = getattr(pc, into).setdefault(counter, {})
+                    old = got.get(p)
+                    if old is not None and old != v:
+                        conflicts.add(name)
+                    got[p] = v
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
     for name in sorted(conflicts):
