@@ -28,7 +28,7 @@ _MAX_LAYOUTS = 4096
 class Layout:
     """Which number is which in a packed interval or sample; ``pos``: (counter, priority or None) -> index."""
 
-    __slots__ = ("gauges", "port", "pos", "prio")
+    __slots__ = ("by_prio", "gauges", "port", "pos", "prio")
 
     def __init__(self, prio: tuple[Any, ...], port: tuple[str, ...], gauges: tuple[Any, ...]) -> None:
         self.prio, self.port, self.gauges = prio, port, gauges
@@ -39,6 +39,15 @@ class Layout:
         for c in port:
             pos[(c, None)] = len(pos)
         self.pos = pos
+        #: counter -> the index of each priority 0-7 (None: not in the layout), worked out on first use
+        self.by_prio: dict[str, tuple[int | None, ...]] = {}
+
+    def indexes(self, counter: str) -> tuple[int | None, ...]:
+        """The index of ``(counter, p)`` for p = 0..7 (None where the layout has none)."""
+        got = self.by_prio.get(counter)
+        if got is None:
+            got = self.by_prio[counter] = tuple(self.pos.get((counter, p)) for p in range(8))
+        return got
 
 
 def _layout(prio: dict[str, dict[int, Any]], port: dict[str, Any], gauges: dict[str, dict[int, Any]]) -> Layout:
@@ -107,6 +116,17 @@ def mean(packed: tuple[PackedInterval, ...], counter: str, priority: int | None)
     return total / secs if secs > 0 else None
 
 
+def means(packed: tuple[PackedInterval, ...], counter: str) -> list[float | None]:
+    """:func:`mean` of ``counter`` for each priority 0-7 (the same sums in the same order)."""
+    if len(packed) == 1:  # two samples: one interval
+        _start, seconds, _reset, lay, values = packed[0]
+        secs = 0.0 + seconds
+        if not secs > 0:
+            return [None] * 8
+        return [None if i is None else (0.0 + values[i] * seconds) / secs for i in lay.indexes(counter)]
+    return [mean(packed, counter, p) for p in range(8)]
+
+
 # ------------------------------------------------------------------------------------------- samples
 #: a packed sample of one port: (layout, counters then gauges, wd_shut, wd_read, link counters)
 PackedCounters = tuple[Layout, Any, Any, Any, Any]
@@ -131,4 +151,4 @@ def unpack_counters(packed: PackedCounters) -> PortCounters:
                         link=dict(link) if link else {})
 
 
-__all__ = ["Layout", "mean", "pack_counters", "pack_interval", "unpack_counters", "unpack_interval"]
+__all__ = ["Layout", "mean", "means", "pack_counters", "pack_interval", "unpack_counters", "unpack_interval"]
