@@ -128,7 +128,14 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
     would give a wrong value). ``align``: how the table aligns its numbers - ``right`` (tabulate, SONiC: a
     short last cell is a cut one) or ``left`` (NVUE: rows padded to the full width, so the output's final
     line is read only when it still reaches the last column's end)."""
-    out: list[dict[str, str]] = []
+    blocks, problems = table_blocks(text, align)
+    return [dict(zip(head, cells, strict=True)) for head, rows in blocks for cells in rows], problems
+
+
+def table_blocks(text: str, align: str = "right") -> tuple[list[tuple[list[str], list[list[str]]]], list[str]]:
+    """:func:`tables` by table: ``([(header cells, [row cells, ...]), ...], problems)``, the cells of each row
+    in the order of its header's (a row as a dict is ``dict(zip(header, cells))``)."""
+    out: list[tuple[list[str], list[list[str]]]] = []
     problems: list[str] = []
     lines = text.replace("\r", "").split("\n")
     n = len(lines)
@@ -136,14 +143,19 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
     is_dashes = [("-" in x and _DASHES.fullmatch(x) is not None) for x in lines] + [False, False]
     # the last line with text: a row after it is the output's final line
     last_text = next((k for k in range(n - 1, -1, -1) if lines[k].strip()), -1)
+    made: dict[str, _Columns] = {}
 
     i = 0
     while i < n - 1:
         if not (is_dashes[i + 1] and lines[i].strip()):
             i += 1
             continue
-        cols = _Columns([(m.start(), m.end()) for m in _DASH_RUN.finditer(lines[i + 1])])
-        head = cols.cells(lines[i])
+        # the tables of one output often share their columns (SONiC prints one table per port)
+        cols = made.get(lines[i + 1])
+        if cols is None:
+            cols = made[lines[i + 1]] = _Columns([(m.start(), m.end()) for m in _DASH_RUN.finditer(lines[i + 1])])
+        rows: list[list[str]] = []
+        out.append((cols.cells(lines[i]), rows))
         row = cols.row
         i += 2
         # a table ends at a blank line, at the header of the next table or at a title line above it (a
@@ -154,7 +166,7 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
                 break
             cells = row(line, align, last_text <= i)
             if cells is not None:
-                out.append(dict(zip(head, cells, strict=True)))
+                rows.append(cells)
             elif is_dashes[i + 2]:
                 break
             else:

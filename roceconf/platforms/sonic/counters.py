@@ -29,7 +29,7 @@ import re
 from typing import Any
 
 from roceconf.counters.model import FEC_MODES, CounterSpec, PortCounters, fec_mode_code, same_commands, to_int
-from roceconf.counters.parsing import priority_of, tables
+from roceconf.counters.parsing import priority_of, table_blocks
 from roceconf.platforms.sonic import optics
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,8 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     conflicts: set[str] = set()
     backplane: set[str] = set()
     unknown: set[str] = set()
+    #: port name -> -1 no port, 0 a front-panel port, 1 a backplane port
+    port_kind: dict[str, int] = {}
 
     # every value read is kept in its port's counters (a port's priority counter or gauge holds the last value
     # read for it): the value already there is the one seen before
@@ -125,72 +127,90 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 continue
             if cmd not in _KNOWN:
                 continue
-            rws, problems = tables(text)
+            blocks, problems = table_blocks(text)
             warnings += [f"{cmd}: {x}" for x in problems]
-            if not rws:
+            if not any(rows for _head, rows in blocks):
                 if text.strip() and cmd != PFCWD and not problems:  # pfcwd lists a queue only after a storm
                     warnings.append(f"{cmd}: no table found")
                 continue
             known = _KNOWN[cmd]
-            head: Any = None
+            names: set[str] | None = None
             # the priority columns of the current header: (column, priority 0-7); others are never read
             pcols: list[tuple[str, int]] = []
             into = "gauges" if cmd == WATERMARK else "prio"
-            for r in rws:
-                if r.keys() != head:  # the rows of one table share its header: its names are looked at once
-                    head = r.keys()
-                    unknown.update(f"{cmd}: {c}" for c in r if c not in known)
+            for head, rows in blocks:
+                if not rows:
+                    continue
+                # a row is dict(zip(head, cells)): a name's value is its last column's
+                at = {c: k for k, c in enumerate(head)}
+                if at.keys() != names:  # tables with the same names share them: they are looked at once
+                    names = set(at)
+                    unknown.update(f"{cmd}: {c}" for c in at if c not in known)
                     prefix = "PFC" if cmd == PFC else ("PG", "UC")
-                    pcols = [(c, p) for c in r if c.startswith(prefix) and (p := priority_of(c)) is not None
-                             and p <= 7]
+                    pcols = [(c, p) for c in dict.fromkeys(head) if c.startswith(prefix)
+                             and (p := priority_of(c)) is not None and p <= 7]
+                if cmd in (FEC, STATUS, PFCWD):
+                    row_of = _fec_row if cmd == FEC else _status_row if cmd == STATUS else None
+                    for cells in rows:
+                        r = dict(zip(head, cells, strict=True))
+                        if row_of is None:
+                            _wd_row(r, put, ports, backplane)
+                        else:
+                            row_of(r, ports, backplane)
+                    continue
                 if cmd == PFC:
-                    name = r.get("Port Rx") or r.get("Port Tx") or ""
-                    counter = "pfc_rx" if "Port Rx" in r else "pfc_tx"
-                    cols = [(p, r[c]) for c, p in pcols]
+                    rx, tx = at.get("Port Rx"), at.get("Port Tx")
+                    counter = "pfc_rx" if rx is not None else "pfc_tx"
                 elif cmd in (QUEUES, WRED):
-                    name, q = r.get("Port", ""), r.get("TxQ", "")
-                    key, counter = (
-                        ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
-                    )
-                    p = priority_of(q) if q.startswith("UC") else None
-                    cols = [(p, r.get(key, ""))] if p is not None and p <= 7 else []
-                elif cmd == FEC:
-                    _fec_row(r, ports, backplane)
-                    continue
-                elif cmd == STATUS:
-                    _status_row(r, ports, backplane)
-                    continue
-                elif cmd in (PG_DROP, WATERMARK):
-                    name = r.get("Port", "")
+                    at_port, at_q = at.get("Port"), at.get("TxQ")
+                    at_v = at.get("Drop/pkts" if cmd == QUEUES else "EcnMarked/pkts")
+                    counter = "queue_drops" if cmd == QUEUES else "ecn_marked"
+                else:  # PG_DROP, WATERMARK
+                    at_port = at.get("Port")
                     counter = "pg_drops" if cmd == PG_DROP else "queue_watermark_bytes"
-                    cols = [(p, r[c]) for c, p in pcols]
-                else:
-                    _wd_row(r, put, ports, backplane)
-                    continue
-                if not _PORT.fullmatch(name):
-                    continue
-                # put() inlined for the rows' many values (the same checks, in the same order)
-                got: dict[int, int] | None = None
-                bp = BACKPLANE.fullmatch(name) is not None
-                for p, val in cols:
-                    # to_int() of a table cell (stripped): digits, with or without thousands separators
-                    digits = val.replace(",", "")
-                    if len(digits) > 20 or not digits.isdigit():
+                by_at = [(p, at[c]) for c, p in pcols]
+                for cells in rows:
+                    cols: list[tuple[int, str]]
+                    if cmd == PFC:
+                        name = (None if rx is None else cells[rx]) or (None if tx is None else cells[tx]) or ""
+                        cols = [(p, cells[k]) for p, k in by_at]
+                    elif cmd in (QUEUES, WRED):
+                        name = "" if at_port is None else cells[at_port]
+                        q = "" if at_q is None else cells[at_q]
+                        p = priority_of(q) if q.startswith("UC") else None
+                        cols = [(p, "" if at_v is None else cells[at_v])] if p is not None and p <= 7 else []
+                    else:
+                        name = "" if at_port is None else cells[at_port]
+                        cols = [(p, cells[k]) for p, k in by_at]
+                    # a port's rows follow each other: its name is matched once
+                    bp = port_kind.get(name)
+                    if bp is None:
+                        bp = port_kind[name] = (
+                            -1 if not _PORT.fullmatch(name) else int(BACKPLANE.fullmatch(name) is not None)
+                        )
+                    if bp < 0:
                         continue
-                    v = int(digits)
-                    if bp:
-                        backplane.add(name)
-                        break
-                    if got is None:
-                        pc = ports.get(name)
-                        if pc is None:
-                            pc = ports[name] = PortCounters()
-                        # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
-                        got = getattr(pc, into).setdefault(counter, {})
-                    old = got.get(p)
-                    if old is not None and old != v:
-                        conflicts.add(name)
-                    got[p] = v
+                    # put() inlined for the rows' many values (the same checks, in the same order)
+                    got: dict[int, int] | None = None
+                    for p, val in cols:
+                        # to_int() of a table cell (stripped): digits, with or without thousands separators
+                        digits = val.replace(",", "")
+                        if len(digits) > 20 or not digits.isdigit():
+                            continue
+                        v = int(digits)
+                        if bp:
+                            backplane.add(name)
+                            break
+                        if got is None:
+                            pc = ports.get(name)
+                            if pc is None:
+                                pc = ports[name] = PortCounters()
+                            # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
+                            got = getattr(pc, into).setdefault(counter, {})
+                        old = got.get(p)
+                        if old is not None and old != v:
+                            conflicts.add(name)
+                        got[p] = v
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
     for name in sorted(conflicts):
