@@ -248,13 +248,16 @@ _COUNTER_NAME = re.compile(r"[\w.\-\[\]]+")
 def key_values(text: str, sep: str = ":") -> dict[str, int]:
     """``name: value`` lines (``ethtool -S``) -> {name: int}; lines that are not counters are skipped."""
     out: dict[str, int] = {}
+    name_ok = _COUNTER_NAME.fullmatch
     for line in text.replace("\r", "").split("\n"):
         if sep not in line:
             continue
         k, _, v = line.rpartition(sep)
         k = k.strip()
-        n = to_int(v)
-        if k and n is not None and _COUNTER_NAME.fullmatch(k):
+        # to_int(v): the common " 1234" without the general path
+        digits = v.strip()
+        n = int(digits) if len(digits) <= 20 and digits.isdigit() else to_int(v)
+        if k and n is not None and name_ok(k):
             out[k] = n
     return out
 
