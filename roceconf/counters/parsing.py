@@ -245,11 +245,25 @@ class _Columns:
 _COUNTER_NAME = re.compile(r"[\w.\-\[\]]+")
 
 
+#: a ``name: value`` line read at once: one colon, a counter name, a whole count (ASCII digits)
+_KV_LINE = re.compile(r"^ *([A-Za-z0-9_.\-\[\]]+): *([0-9]{1,20}) *$", re.M)
+#: a line with one colon and nothing after it (``NIC statistics:``): no counter
+_KV_BLANK = re.compile(r"^[^:\n]*:[ \t]*$", re.M)
+#: a ``grep -H`` line read at once: a path, one colon, a whole count
+_GREP_LINE = re.compile(r"^[^:\n]*/([A-Za-z0-9_.\-]+):([0-9]{1,20})$", re.M)
+
+
 def key_values(text: str, sep: str = ":") -> dict[str, int]:
     """``name: value`` lines (``ethtool -S``) -> {name: int}; lines that are not counters are skipped."""
+    text = text.replace("\r", "")
+    if sep == ":":
+        # every colon on a line of the two plain kinds: the lines read at once (what the loop below reads)
+        pairs = _KV_LINE.findall(text)
+        if len(pairs) + len(_KV_BLANK.findall(text)) == text.count(":"):
+            return {k: int(v) for k, v in pairs}
     out: dict[str, int] = {}
     name_ok = _COUNTER_NAME.fullmatch
-    for line in text.replace("\r", "").split("\n"):
+    for line in text.split("\n"):
         if sep not in line:
             continue
         k, _, v = line.rpartition(sep)
@@ -264,8 +278,13 @@ def key_values(text: str, sep: str = ":") -> dict[str, int]:
 
 def grep_files(text: str) -> dict[str, int]:
     """``grep -H . DIR/*`` output (``DIR/name:value`` lines) -> {name: int}."""
+    text = text.replace("\r", "")
+    # every colon on a plain line (a path, the colon, a count): the lines read at once (as the loop reads them)
+    pairs = _GREP_LINE.findall(text)
+    if len(pairs) == text.count(":"):
+        return {k: int(v) for k, v in pairs}
     out: dict[str, int] = {}
-    for line in text.replace("\r", "").split("\n"):
+    for line in text.split("\n"):
         path, sep, v = line.rpartition(":")
         n = to_int(v)
         if sep and n is not None and "/" in path:

@@ -19,7 +19,14 @@ from roceconf import forkmap, jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
-from roceconf.health.evaluate import DeviceHealth, HealthReport, device_result, evaluate, evaluate_each
+from roceconf.health.evaluate import (
+    DeviceHealth,
+    HealthReport,
+    device_result,
+    evaluate,
+    evaluate_each,
+    without_cycle_collector,
+)
 from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
@@ -248,11 +255,12 @@ def health_offline(
         return device_result(fab.devices[n], got)
 
     procs = min(workers, os.cpu_count() or 1, len(names) // _MIN_CHUNK)
-    if procs > 1 and forkmap.available():
-        results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, 128)
-    else:
-        results = map(one, names)
-    return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
+    with without_cycle_collector():
+        if procs > 1 and forkmap.available():
+            results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, 128)
+        else:
+            results = map(one, names)
+        return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
 
 
 #: devices per task of the process pool (a chunk's results travel back together)

@@ -11,6 +11,7 @@ key order, so a report drawn from packed ports is the report drawn from the dict
 from __future__ import annotations
 
 from array import array
+from itertools import chain
 from typing import Any
 
 from roceconf.counters.model import PortCounters
@@ -52,9 +53,9 @@ class Layout:
 
 def _layout(prio: dict[str, dict[int, Any]], port: dict[str, Any], gauges: dict[str, dict[int, Any]]) -> Layout:
     key = (
-        tuple((c, tuple(d)) for c, d in prio.items()),
+        tuple(zip(prio, map(tuple, prio.values()), strict=True)),  # ((counter, (priority, ...)), ...)
         tuple(port),
-        tuple((c, tuple(d)) for c, d in gauges.items()),
+        tuple(zip(gauges, map(tuple, gauges.values()), strict=True)),
     )
     lay = _LAYOUTS.get(key)
     if lay is None:
@@ -67,11 +68,15 @@ def _layout(prio: dict[str, dict[int, Any]], port: dict[str, Any], gauges: dict[
 def _numbers(values: list[Any], code: str) -> Any:
     """``values`` as an array of doubles (``d``: every value a float) or of unsigned 64-bit integers (``Q``:
     every value an int that fits); otherwise as they are, in a tuple (the same values back either way)."""
-    if code == "d" and all(type(v) is float for v in values):
+    kinds = set(map(type, values))
+    if code == "d" and kinds <= _FLOAT:
         return array("d", values)
-    if code == "Q" and all(type(v) is int and 0 <= v < _U64 for v in values):
+    if code == "Q" and kinds <= _INT and (not values or (min(values) >= 0 and max(values) < _U64)):
         return array("Q", values)
     return tuple(values)
+
+
+_FLOAT, _INT = {float}, {int}
 
 
 def _dicts(pairs: tuple[Any, ...], values: Any, at: int) -> tuple[dict[str, dict[int, Any]], int]:
@@ -90,7 +95,7 @@ PackedInterval = tuple[float, float, tuple[str, ...], Layout, Any]
 def pack_interval(start: float, seconds: float, prio: dict[str, dict[int, float]], port: dict[str, float],
                   reset: list[str]) -> PackedInterval:
     lay = _layout(prio, port, {})
-    values = [v for d in prio.values() for v in d.values()]
+    values = list(chain.from_iterable(map(dict.values, prio.values())))
     values += port.values()
     return (start, seconds, tuple(reset), lay, _numbers(values, "d"))
 
@@ -134,9 +139,9 @@ PackedCounters = tuple[Layout, Any, Any, Any, Any]
 
 def pack_counters(pc: PortCounters) -> PackedCounters:
     lay = _layout(pc.prio, pc.port, pc.gauges)
-    values = [v for d in pc.prio.values() for v in d.values()]
+    values = list(chain.from_iterable(map(dict.values, pc.prio.values())))
     values += pc.port.values()
-    values += [v for d in pc.gauges.values() for v in d.values()]
+    values += chain.from_iterable(map(dict.values, pc.gauges.values()))
     # link counters (roceconf cabling's; nothing health reports): as read, None when there are none
     link = tuple(pc.link.items()) if pc.link else None
     return (lay, _numbers(values, "Q"), pc.wd_shut, pc.wd_read, link)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from roceconf.health.evaluate import DeviceHealth, HealthReport
+from roceconf.health.evaluate import DeviceHealth, HealthReport, without_cycle_collector
 from roceconf.health.rules import ALL
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import published_schema
@@ -124,6 +124,11 @@ def _prio(p: int | None) -> str:
 
 
 def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
+    with without_cycle_collector():  # a fabric's results are many objects: not walked for each table
+        return _text(report, color, width)
+
+
+def _text(report: HealthReport, color: bool, width: int) -> str:
     buf, con = scaffold.text_console(color, width)
     con.print(scaffold.text_title("health", report))
     # without colour the lines of the devices that have no table are printed together, a fabric's worth in
