@@ -8,7 +8,7 @@ import json
 import logging
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from roceconf.counters.model import PortCounters, to_int
@@ -132,10 +132,13 @@ def tables(text: str, align: str = "right") -> tuple[list[dict[str, str]], list[
     return [dict(zip(head, cells, strict=True)) for head, rows in blocks for cells in rows], problems
 
 
-def table_blocks(text: str, align: str = "right") -> tuple[list[tuple[list[str], list[list[str]]]], list[str]]:
+def table_blocks(
+    text: str, align: str = "right", strip: bool = True
+) -> tuple[list[tuple[list[str], list[Sequence[str]]]], list[str]]:
     """:func:`tables` by table: ``([(header cells, [row cells, ...]), ...], problems)``, the cells of each row
-    in the order of its header's (a row as a dict is ``dict(zip(header, cells))``)."""
-    out: list[tuple[list[str], list[list[str]]]] = []
+    in the order of its header's (a row as a dict is ``dict(zip(header, cells))``). ``strip=False``: each row's
+    cells as cut, blanks around them kept (``cell.strip()`` is the cell; for a reader of a few columns)."""
+    out: list[tuple[list[str], list[Sequence[str]]]] = []
     problems: list[str] = []
     lines = text.replace("\r", "").split("\n")
     n = len(lines)
@@ -154,9 +157,9 @@ def table_blocks(text: str, align: str = "right") -> tuple[list[tuple[list[str],
         cols = made.get(lines[i + 1])
         if cols is None:
             cols = made[lines[i + 1]] = _Columns([(m.start(), m.end()) for m in _DASH_RUN.finditer(lines[i + 1])])
-        rows: list[list[str]] = []
+        rows: list[Sequence[str]] = []
         out.append((cols.cells(lines[i]), rows))
-        row = cols.row
+        row = cols.row if strip else cols.raw
         i += 2
         # a table ends at a blank line, at the header of the next table or at a title line above it (a
         # line two above the next dashes is this table's last row only if it lines up with this header)
@@ -216,6 +219,11 @@ class _Columns:
 
     def row(self, line: str, align: str = "right", final: bool = False) -> list[str] | None:
         """The cells of a row (:meth:`cells`) when it is :meth:`aligned`, else None."""
+        raw = self.raw(line, align, final)
+        return None if raw is None else [c.strip() for c in raw]
+
+    def raw(self, line: str, align: str = "right", final: bool = False) -> tuple[str, ...] | None:
+        """:meth:`row` with each cell as cut from the line (``cell.strip()`` is the cell)."""
         body = line.rstrip()
         size = len(body)
         if size > self.end:
@@ -234,9 +242,9 @@ class _Columns:
             return None
         # with the gaps blank a cell is its column's dashes' text; each column holds text (the first one
         # anywhere from the line's start to its dashes' end)
-        cells = [c.strip() for c in pieces[::2]]
-        if not all(cells) and not (
-            all(cells[1:]) and self.first_start and body[: self.first_start].strip()
+        cells = pieces[::2]
+        if not all(map(str.strip, cells)) and not (
+            all(map(str.strip, cells[1:])) and self.first_start and body[: self.first_start].strip()
         ):
             return None
         return cells

@@ -127,7 +127,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 continue
             if cmd not in _KNOWN:
                 continue
-            blocks, problems = table_blocks(text)
+            blocks, problems = table_blocks(text, strip=False)  # the cells read are stripped here
             warnings += [f"{cmd}: {x}" for x in problems]
             if not any(rows for _head, rows in blocks):
                 if text.strip() and cmd != PFCWD and not problems:  # pfcwd lists a queue only after a storm
@@ -152,7 +152,7 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 if cmd in (FEC, STATUS, PFCWD):
                     row_of = _fec_row if cmd == FEC else _status_row if cmd == STATUS else None
                     for cells in rows:
-                        r = dict(zip(head, cells, strict=True))
+                        r = dict(zip(head, map(str.strip, cells), strict=True))
                         if row_of is None:
                             _wd_row(r, put, ports, backplane)
                         else:
@@ -172,15 +172,16 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 for cells in rows:
                     cols: list[tuple[int, str]]
                     if cmd == PFC:
-                        name = (None if rx is None else cells[rx]) or (None if tx is None else cells[tx]) or ""
+                        name = (None if rx is None else cells[rx].strip()) or (
+                            None if tx is None else cells[tx].strip()) or ""
                         cols = [(p, cells[k]) for p, k in by_at]
                     elif cmd in (QUEUES, WRED):
-                        name = "" if at_port is None else cells[at_port]
-                        q = "" if at_q is None else cells[at_q]
+                        name = "" if at_port is None else cells[at_port].strip()
+                        q = "" if at_q is None else cells[at_q].strip()
                         p = priority_of(q) if q.startswith("UC") else None
                         cols = [(p, "" if at_v is None else cells[at_v])] if p is not None and p <= 7 else []
                     else:
-                        name = "" if at_port is None else cells[at_port]
+                        name = "" if at_port is None else cells[at_port].strip()
                         cols = [(p, cells[k]) for p, k in by_at]
                     # a port's rows follow each other: its name is matched once
                     bp = port_kind.get(name)
@@ -193,8 +194,8 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                     # put() inlined for the rows' many values (the same checks, in the same order)
                     got: dict[int, int] | None = None
                     for p, val in cols:
-                        # to_int() of a table cell (stripped): digits, with or without thousands separators
-                        digits = val.replace(",", "")
+                        # to_int() of a table cell: digits, with or without thousands separators
+                        digits = val.strip().replace(",", "")
                         if len(digits) > 20 or not digits.isdigit():
                             continue
                         v = int(digits)
