@@ -145,14 +145,17 @@ def _put_json(
     if p is None:
         return
     row = into.setdefault(p, {})
+    elements = _ELEMENTS.get((key, id(known)))
+    if elements is None:
+        elements = _ELEMENTS[(key, id(known))] = {}
     for k, v in node.items():
         if k == "attributes":
             continue
-        what = _ELEMENTS.get((key, k, id(known)))
+        what = elements.get(k)
         if what is None:
             what = _element(key, k, known)
-            if len(_ELEMENTS) < 4096:
-                _ELEMENTS[(key, k, id(known))] = what
+            if len(elements) < 4096:
+                elements[k] = what
         # every leaf read as _put reads it (a value int() refuses ends the reading there too): _leaf, to_int
         val = v[0].get("data") if isinstance(v, list) and v and isinstance(v[0], dict) else None
         n = int(val) if type(val) is str and val.isdigit() and len(val) <= 20 else to_int(val)
@@ -164,8 +167,9 @@ def _put_json(
             unknown.add(k)
 
 
-#: (key, element, id of its table) -> what :func:`_put` does with the element (:func:`_element`)
-_ELEMENTS: dict[tuple[str, str, int], int] = {}
+#: (key, id of its table) -> element -> what :func:`_put` does with the element (:func:`_element`); the tables
+#: are module constants
+_ELEMENTS: dict[tuple[str, int], dict[str, int]] = {}
 
 
 def _element(key: str, k: str, known: dict[str, str]) -> int:
