@@ -257,14 +257,15 @@ def health_offline(
     procs = min(workers, os.cpu_count() or 1, len(names) // _MIN_CHUNK)
     with without_cycle_collector():
         if procs > 1 and forkmap.available():
-            results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, 128)
+            results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, _MAX_CHUNK)
         else:
             results = map(one, names)
         return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
 
 
-#: devices per task of the process pool (a chunk's results travel back together)
-_MIN_CHUNK = 16
+#: devices per task of the process pool (a chunk's results travel back together); at most 64 (a third of a
+#: second of work): the last tasks end close together, no core waits long for the other's
+_MIN_CHUNK, _MAX_CHUNK = 16, 64
 
 
 def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:
