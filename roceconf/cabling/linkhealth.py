@@ -46,7 +46,7 @@ from roceconf.cabling.rules import (
     R_TX_POWER,
     LinkThresholds,
 )
-from roceconf.counters.model import FEC_MODES, OPTICS_KEYS, OPTICS_LEVELS, PortCounters, Snapshot
+from roceconf.counters.model import FEC_MODES, NO_DOM, OPTICS_KEYS, OPTICS_LEVELS, PortCounters, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key
@@ -354,6 +354,9 @@ _OPTICS_WORDS = {"rx_power": ("received power", "dBm"), "tx_power": ("transmitte
 #: threshold level -> (words, severity of a reading past it); alarms first: the worse one crossed is reported
 _LEVELS = (("high_alarm", "high alarm", "error", 1), ("low_alarm", "low alarm", "error", -1),
            ("high_warn", "high warning", "warning", 1), ("low_warn", "low warning", "warning", -1))
+#: the optics check of a port whose module states it has no DOM (``NO_DOM``: a copper cable / DAC): n/a, never ok
+_NO_DOM_CHECK = Check(NA, reason="not applicable (RC519): the module states it has no DOM to read (\"DOM is not "
+                                 "supported\": a copper cable / DAC, or a module without diagnostics)")
 #: optics check -> (its reading, the keys of its high alarm, low alarm, high warning, low warning thresholds)
 _OPTICS_KEYS = {name: (CHECKS[name][0], *(OPTICS_KEYS[CHECKS[name][0]][lv[0]] for lv in _LEVELS))
                 for name in OPTICS_CHECKS}
@@ -363,15 +366,19 @@ def _optics(pcs: list[PortCounters | None], platform: str, name: str) -> tuple[C
     """RC514-RC516 on one end (``pcs``: its port's counters in each sample): the reading of the last sample
     holding it against the module's own thresholds of that sample; (check, severity of the finding or None).
     Past an alarm threshold: error, past a warning threshold: warning; no threshold crossed but one of the
-    four missing: unknown (nothing to judge against)."""
+    four missing: unknown (nothing to judge against). A module that states it has no DOM (``NO_DOM``, in the last
+    sample with optics that lacks the reading): n/a; a reading missing without that statement: unknown."""
     reading, k_ha, k_la, k_hw, k_lw = _OPTICS_KEYS[name]
     if reading not in link_reads(platform):
         return _na(platform, reading), None
     got: dict[str, float] | None = None
     for pc in reversed(pcs):
-        if pc is not None and pc.optics and reading in pc.optics:
-            got = pc.optics
-            break
+        if pc is not None and pc.optics:
+            if reading in pc.optics:
+                got = pc.optics
+                break
+            if NO_DOM in pc.optics:  # the module's own statement: nothing to read, and nothing missing
+                return _NO_DOM_CHECK, None
     if got is None:
         return Check("unknown", reason=f"{reading} missing from {platform}'s answers for this port (no transceiver, "
                                        "no DOM, or not read)"), None
