@@ -15,7 +15,7 @@ from roceconf import platforms
 from roceconf.cabling.linkhealth import judge
 from roceconf.cabling.report import format_report
 from roceconf.compile import load_valid
-from roceconf.counters.model import NO_DOM, PortCounters, Snapshot, optics_value
+from roceconf.counters.model import NO_DOM, OPTICS_KEYS, PortCounters, Snapshot, optics_value
 from roceconf.intent import Fabric
 from roceconf.lab.counters import OPTICS_THRESHOLDS, Scenario
 from roceconf.platforms.base import split_outputs
@@ -314,3 +314,35 @@ def test_a_module_that_states_it_has_no_dom_is_na_never_ok(fab: Fabric) -> None:
     cut = text[:text.index("DOM is not supported")]  # Ethernet1/1's block without its statement
     got, _w = platforms.counters("nxos").parse({cmd: out for cmd, _line, out in split_outputs(cut)})
     assert "Ethernet1/1" not in got
+
+
+def test_thresholds_left_unset_are_not_a_window_to_be_ok_in(fab: Fabric) -> None:
+    """napalm's recorded Nexus 3548 answer, Ethernet1/22 (external calibration): temperature 0.00 C with all four
+    thresholds 0.00 C - the module left them unset. Judged against them the reading would be ok (0 is within
+    [0, 0]); it is unknown, and so is a reading above such thresholds (not an alarm past 0). A real window still
+    judges: the same port with thresholds spread is ok, and past one of them a finding."""
+    ports = _real("napalm-n3548-transceiver-details.txt", "nxos")
+    unset = ports["Ethernet1/22"]
+    assert unset.optics is not None and unset.optics.get("temperature_c") == 0.0
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", unset)
+    assert checks["temperature"].status == "unknown"
+    assert "thresholds are not set" in (checks["temperature"].reason or "")
+    assert found == []
+    warm = PortCounters()
+    warm.add_optics_of(unset)
+    assert warm.optics is not None
+    warm.optics["temperature_c"] = 31.0
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", warm)
+    assert checks["temperature"].status == "unknown" and found == []
+    spread = PortCounters()
+    spread.add_optics_of(warm)
+    assert spread.optics is not None
+    keys = OPTICS_KEYS["temperature_c"]
+    spread.optics.update({keys["high_alarm"]: 75.0, keys["low_alarm"]: -5.0, keys["high_warn"]: 70.0,
+                          keys["low_warn"]: 0.0})
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", spread)
+    assert checks["temperature"].status == "ok"
+    spread.optics["temperature_c"] = 80.0
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", spread)
+    assert checks["temperature"].status == "finding"
+    assert [(r, s) for r, s, _m in found] == [("RC516", "error")]

@@ -385,13 +385,22 @@ def _optics(pcs: list[PortCounters | None], platform: str, name: str) -> tuple[C
     v = got[reading]
     ha, la, hw, lw = got.get(k_ha), got.get(k_la), got.get(k_hw), got.get(k_lw)
     if (ha is not None and la is not None and hw is not None and lw is not None
-            and v <= ha and v >= la and v <= hw and v >= lw):
+            and v <= ha and v >= la and v <= hw and v >= lw and la < ha and lw < hw):
         return Check("ok", v), None  # within all four thresholds (the common case)
     what, unit = _OPTICS_WORDS[name]
     keys = OPTICS_KEYS[reading]
     lane = got.get(keys["lane"])
     if lane is not None:
         what += f" (lane {lane:g})"
+    if (ha is not None and la is not None and ha <= la) or (hw is not None and lw is not None and hw <= lw):
+        # no window: a module that leaves its thresholds unset prints them all as 0 (napalm's recorded Nexus 3548
+        # answer, Ethernet1/22: temperature 0.00 C, every threshold 0.00); judged against that it would be ok (or
+        # past a 0 alarm), so it is unknown
+        return Check("unknown", v, f"{what} read, the module's thresholds are not set (high alarm {ha:g} / low "
+                                   f"alarm {la:g}, high warning {hw:g} / low warning {lw:g}): nothing to judge it "
+                                   "against" if None not in (ha, la, hw, lw) else
+                     f"{what} read, the module's thresholds leave no window (a high threshold at or below its low "
+                     "one): nothing to judge it against"), None
     for (_level, words, severity, sign), t in zip(_LEVELS, (ha, la, hw, lw), strict=True):
         if t is not None and (v - t) * sign > 0:
             side = "above" if sign > 0 else "below"
