@@ -19,14 +19,8 @@ from roceconf import forkmap, jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
-from roceconf.health.evaluate import (
-    DeviceHealth,
-    HealthReport,
-    device_result,
-    evaluate,
-    evaluate_each,
-    without_cycle_collector,
-)
+from roceconf.gcpolicy import batch
+from roceconf.health.evaluate import DeviceHealth, HealthReport, device_result, evaluate, evaluate_each
 from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.names import natural_key
@@ -255,7 +249,9 @@ def health_offline(
         return device_result(fab.devices[n], got)
 
     procs = min(workers, os.cpu_count() or 1, len(names) // _MIN_CHUNK)
-    with without_cycle_collector():
+    # the cyclic collector paused (the forked workers inherit it): reading and evaluating make no cycles, and a
+    # fabric's results are many objects the collector would walk again and again (roceconf.gcpolicy)
+    with batch():
         if procs > 1 and forkmap.available():
             results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, _MAX_CHUNK)
         else:

@@ -7,10 +7,8 @@ every interval) that every report format - and an HTML report - is drawn from.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -341,20 +339,6 @@ class HealthReport(AuditReport):
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.head(), "devices": [d.to_dict() for d in self.devices]}
-
-
-@contextlib.contextmanager
-def without_cycle_collector() -> Iterator[None]:
-    """The cyclic garbage collector off for a while (forked workers inherit it): reading counters, evaluating
-    them and writing the report make no reference cycles - what they drop is freed as it is dropped - but
-    their many objects would make the collector walk a fabric's results again and again."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 # ------------------------------------------------------------------------------------------- rates

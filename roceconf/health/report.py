@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from roceconf.health.evaluate import DeviceHealth, HealthReport, without_cycle_collector
+from roceconf.gcpolicy import batch
+from roceconf.health.evaluate import DeviceHealth, HealthReport
 from roceconf.health.rules import ALL
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import published_schema
@@ -124,7 +125,7 @@ def _prio(p: int | None) -> str:
 
 
 def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
-    with without_cycle_collector():  # a fabric's results are many objects: not walked for each table
+    with batch():  # a fabric's results are many objects: not walked again for each table (roceconf.gcpolicy)
         return _text(report, color, width)
 
 
