@@ -10,6 +10,8 @@ copies and a few hundred.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import Any
 
 from roceconf import platforms
@@ -72,21 +74,49 @@ def _dynamic(dyn: DynamicLb | None, cap: Capabilities, capped: bool) -> dict[str
     return {"dynamic": mode, "flowlet_gap_us": gap}
 
 
-def desired_state(dev: DeviceSpec) -> DeviceState:
+def desired_state(dev: DeviceSpec, ports: Collection[str] | None = None) -> DeviceState:
     """What is rendered for a device: the intent restricted to the platform's capabilities (fields the
-    platform cannot state are None, ECN thresholds rounded to the platform's quantum)."""
-    return _state(dev, capped=True)
+    platform cannot state are None, ECN thresholds rounded to the platform's quantum). ``ports``: only
+    these ports in the interface table (one of each :func:`port_groups` group: the device's values
+    otherwise as they are, see there)."""
+    return _state(dev, capped=True, only=ports)
 
 
-def intended_state(dev: DeviceSpec) -> DeviceState:
+def intended_state(dev: DeviceSpec, ports: Collection[str] | None = None) -> DeviceState:
     """Everything the intent asks of a device, before any platform capability is applied.
 
     ``roceconf.intent.unexpressed`` compares it with parse(render(desired_state)): a field that differs is not
-    configured as the intent says, and is reported (RC150) instead of being dropped silently."""
-    return _state(dev, capped=False)
+    configured as the intent says, and is reported (RC150) instead of being dropped silently. ``ports`` as
+    in :func:`desired_state`."""
+    return _state(dev, capped=False, only=ports)
 
 
-def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
+_DIGITS = re.compile(r"\d+")
+
+
+def port_groups(dev: DeviceSpec) -> dict[str, list[str]] | None:
+    """The ports of a device whose interface state is one value, first port (natural order) -> all of
+    them in natural order; None when a port name has a dot or is empty (a state path could not name it).
+
+    A port's desired and intended interface state is a function of the device's settings and of the
+    port's speed, MTU, QoS flag and RDMA device only (see ``_state``); ports alike in those, and in the
+    form of their name (digits aside: the syntax a config names them in), render and read back alike.
+    So one port of each group is rendered and read back for the device (`unexpressed`, `expressible`):
+    the device's own values otherwise, its hostname, seed and release, are all in that render. The
+    device-wide values derived from ports (the class MTU, whether any port binds QoS) are kept, every
+    distinct port value being present."""
+    out: dict[tuple, list[str]] = {}
+    for name in sorted(dev.ports, key=natural_key):
+        p = dev.ports[name]
+        if not p.qos:
+            continue
+        if not name or "." in name:
+            return None
+        out.setdefault((p.speed_gbps, p.mtu, p.rdma_device, _DIGITS.sub("0", name)), []).append(name)
+    return {names[0]: names for names in out.values()}
+
+
+def _state(dev: DeviceSpec, capped: bool, only: Collection[str] | None = None) -> DeviceState:
     s = dev.settings
     plat = platforms.get(dev.platform)
     cap = plat.capabilities
@@ -138,7 +168,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         sched = dict(sorted(sched.items(), key=lambda kv: int(kv[0])))
     roce, cnp = s.roce, s.cnp
     itfs: dict[str, Interface] = {}
-    for name in sorted(dev.ports, key=natural_key):
+    for name in sorted(dev.ports, key=natural_key) if only is None else sorted(only, key=natural_key):
         port = dev.ports[name]
         if not port.qos:
             continue
