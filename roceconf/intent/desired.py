@@ -327,24 +327,32 @@ def _as_rendered(want: object, got: object) -> object:
     return want
 
 
-def expressible(desired: DeviceState) -> DeviceState:
+def expressible(desired: DeviceState, groups: dict[str, list[str]] | None = None) -> DeviceState:
     """The desired state restricted to what the platform's config syntax can carry.
 
     A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
     platform without seed syntax) cannot be configured, and so is not audited on that platform; a field the
     config carries with another value is audited against that value (what the rendered config makes the
-    device do). Both are reported at validation (RC150).
+    device do). Both are reported at validation (RC150). ``groups``: the device's :func:`port_groups`; only
+    the first port of each group is rendered and read back, and what it reads back as stands for its group.
     """
     plat = platforms.get(desired.platform)
+    probe = desired.renamed(extra_config=[]) if desired.extra_config else desired
+    if groups is not None:
+        probe = probe.renamed(interfaces={p: desired.interfaces[p] for p in groups if p in desired.interfaces})
     try:  # extra_config lines are not audited (RC163): what they would change is not read back
-        back = plat.parse(render_state(desired.renamed(extra_config=[]) if desired.extra_config else desired))
+        back = plat.parse(render_state(probe))
     except MissingResource:  # no templates: an error, not "audit everything"
         raise
     except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
         return desired
-    data = _as_rendered(
-        desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS))
-    )
+    want = desired if groups is None else desired.renamed(interfaces=probe.interfaces)
+    data = _as_rendered(want.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
+    if groups is not None and isinstance(data.get("interfaces"), dict):
+        # every port of a group has its first port's value (port_groups): and so what it is rendered as
+        done = data["interfaces"]
+        rep_of = {n: rep for rep, names in groups.items() for n in names}
+        data["interfaces"] = {n: done[rep_of[n]] for n in desired.interfaces if rep_of.get(n) in done}
     return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
 
 
@@ -358,7 +366,7 @@ def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, Device
     shapes: dict[tuple, DeviceState] = {}
     for name, (state, key) in _desired_shapes(fab, only).items():
         if key not in shapes:
-            shapes[key] = expressible(state)
+            shapes[key] = expressible(state, port_groups(fab.devices[name]))
         exp = shapes[key]  # a hostname the platform cannot carry stays unset for every device of the shape
         out[name] = exp if exp.hostname in (None, name) else _renamed(exp, name)
     return out
