@@ -327,33 +327,53 @@ def _as_rendered(want: object, got: object) -> object:
     return want
 
 
-def expressible(desired: DeviceState, groups: dict[str, list[str]] | None = None) -> DeviceState:
+def expressible(
+    desired: DeviceState,
+    groups: dict[str, list[str]] | None = None,
+    order: list[str] | None = None,
+    back: DeviceState | None = None,
+) -> DeviceState:
     """The desired state restricted to what the platform's config syntax can carry.
 
     A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
     platform without seed syntax) cannot be configured, and so is not audited on that platform; a field the
     config carries with another value is audited against that value (what the rendered config makes the
-    device do). Both are reported at validation (RC150). ``groups``: the device's :func:`port_groups`; only
-    the first port of each group is rendered and read back, and what it reads back as stands for its group.
+    device do). Both are reported at validation (RC150).
+
+    ``groups``: the device's :func:`port_groups`; only the first port of each group is rendered and read
+    back (``desired`` may hold those ports only), and what it reads back as stands for its group; ``order``:
+    every port of the groups in the device's interface order (default: ``desired``'s). ``back``: that
+    read-back when it is known already (the expressibility check's, ``Fabric.readbacks``).
     """
     plat = platforms.get(desired.platform)
     probe = desired.renamed(extra_config=[]) if desired.extra_config else desired
     if groups is not None:
         probe = probe.renamed(interfaces={p: desired.interfaces[p] for p in groups if p in desired.interfaces})
-    try:  # extra_config lines are not audited (RC163): what they would change is not read back
-        back = plat.parse(render_state(probe))
-    except MissingResource:  # no templates: an error, not "audit everything"
-        raise
-    except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
-        return desired
+    if back is None:
+        try:  # extra_config lines are not audited (RC163): what they would change is not read back
+            back = plat.parse(render_state(probe))
+        except MissingResource:  # no templates: an error, not "audit everything"
+            raise
+        except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
+            return desired if groups is None else _full(desired, groups, order)
     want = desired if groups is None else desired.renamed(interfaces=probe.interfaces)
     data = _as_rendered(want.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
     if groups is not None and isinstance(data.get("interfaces"), dict):
         # every port of a group has its first port's value (port_groups): and so what it is rendered as
         done = data["interfaces"]
         rep_of = {n: rep for rep, names in groups.items() for n in names}
-        data["interfaces"] = {n: done[rep_of[n]] for n in desired.interfaces if rep_of.get(n) in done}
+        names = list(desired.interfaces) if order is None else order
+        data["interfaces"] = {n: done[rep_of[n]] for n in names if rep_of.get(n) in done}
     return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
+
+
+def _full(desired: DeviceState, groups: dict[str, list[str]], order: list[str] | None) -> DeviceState:
+    """``desired`` with every port of its groups (each its own copy of its group's first port's value)."""
+    if order is None:
+        return desired
+    rep_of = {n: rep for rep, names in groups.items() for n in names}
+    itfs = {n: desired.interfaces[rep_of[n]].model_copy(deep=True) for n in order if rep_of[n] in desired.interfaces}
+    return desired.renamed(interfaces=itfs)
 
 
 def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
@@ -361,12 +381,27 @@ def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, Device
 
     What a platform can carry depends on the values, not on the device's name: one render and re-parse per
     shape (a fabric of a thousand identical leaves renders one), the other devices of the shape get a copy
-    with their own hostname that shares the values (read-only, as in `desired_states`)."""
+    with their own hostname that shares the values (read-only, as in `desired_states`). A device is rendered
+    with one port of each of its port groups (:func:`port_groups`), and not at all when the expressibility
+    check has read it back already (``Fabric.readbacks``)."""
     out: dict[str, DeviceState] = {}
-    shapes: dict[tuple, DeviceState] = {}
-    for name, (state, key) in _desired_shapes(fab, only).items():
+    shapes: dict[tuple, DeviceState] = {}  # the fabric holds the keyed objects for the whole loop
+    ports: dict[int, tuple] = {}
+    for name in sorted(fab.devices, key=natural_key):
+        if only is not None and name != only:
+            continue
+        dev = fab.devices[name]
+        key = shape(dev, ports)
         if key not in shapes:
-            shapes[key] = expressible(state, port_groups(fab.devices[name]))
+            groups = port_groups(dev)
+            if groups is None:
+                shapes[key] = expressible(desired_state(dev))
+            else:
+                rep_of = {n: rep for rep, names in groups.items() for n in names}
+                order = [n for n in sorted(dev.ports, key=natural_key) if n in rep_of]
+                known = fab.readbacks.get(key)
+                back = known[1] if known is not None and known[0] == name else None
+                shapes[key] = expressible(desired_state(dev, list(groups)), groups, order, back)
         exp = shapes[key]  # a hostname the platform cannot carry stays unset for every device of the shape
         out[name] = exp if exp.hostname in (None, name) else _renamed(exp, name)
     return out

@@ -182,8 +182,9 @@ def device_losses(dev: DeviceSpec) -> list[Loss]:
     return [loss for loss, _ in _losses(dev)]
 
 
-def _losses(dev: DeviceSpec) -> list[tuple[Loss, str]]:
-    """``device_losses`` with the state path each loss's origin was found from."""
+def _losses(dev: DeviceSpec, keep: dict[tuple, tuple[str, Any]] | None = None, key: tuple = ()) -> list[tuple[Loss, str]]:
+    """``device_losses`` with the state path each loss's origin was found from. ``keep``: where the read-back
+    goes under ``key`` for `desired.expressible_states` (``Fabric.readbacks``)."""
     plat = platforms.get(dev.platform)
     groups = port_groups(dev)
     reps = None if groups is None else list(groups)
@@ -194,6 +195,8 @@ def _losses(dev: DeviceSpec) -> list[tuple[Loss, str]]:
         raise
     except Exception as e:  # noqa: BLE001 - a broken template must not hide the loss of every value
         return [(Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path), "")]
+    if keep is not None and not desired.extra_config:
+        keep[key] = (dev.name, back)
     found = differences(intended_state(dev, reps), back)
     if groups is not None:
         found = _every_port(dev, found, groups)
@@ -265,7 +268,7 @@ def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
             continue
         key = _group_key(dev, ports)
         if key not in cache:
-            cache[key] = (dev, _losses(dev))
+            cache[key] = (dev, _losses(dev, fab.readbacks, key))
         first, found = cache[key]
         # the origin is this device's own when it is another intent entry than the one rendered
         same = first.path == dev.path
