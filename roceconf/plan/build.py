@@ -10,7 +10,7 @@ from typing import Any
 from roceconf.compile import output_name
 from roceconf.diagnostics import Diagnostic
 from roceconf.intent import Fabric
-from roceconf.intent.desired import desired_state, port_groups
+from roceconf.intent.desired import desired_state, port_groups, shape
 from roceconf.intent.fabric import DeviceSpec
 from roceconf.names import natural_key
 from roceconf.plan.load import read_intent
@@ -169,13 +169,14 @@ class _Side:
 def _side(label: str, fab: Fabric) -> _Side:
     side = _Side(label, fab)
     cache: dict[tuple, _Shape] = {}
+    ports: dict[int, tuple] = {}
     for name in sorted(fab.devices, key=natural_key):
         dev = fab.devices[name]
-        key = (dev.platform, id(dev.settings), id(dev.ports))
+        key = shape(dev, ports)  # ports by content: devices listed one by one share a shape too
         if key not in cache:
             cache[key] = _Shape(dev, _shape_flat(dev))
-        shape = side.shapes[name] = cache[key]
-        shape.devices += 1
+        found = side.shapes[name] = cache[key]
+        found.devices += 1
     return side
 
 
