@@ -195,8 +195,8 @@ def _losses(dev: DeviceSpec, keep: dict[tuple, tuple[str, Any]] | None = None, k
         raise
     except Exception as e:  # noqa: BLE001 - a broken template must not hide the loss of every value
         return [(Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path), "")]
-    if keep is not None and not desired.extra_config:
-        keep[key] = (dev.name, back)
+    if keep is not None and not desired.extra_config:  # expressible() reads no meta data: not kept
+        keep[key] = (dev.name, back.renamed(warnings=[], sources={}, defaults=[]))
     found = differences(intended_state(dev, reps), back)
     if groups is not None:
         found = _every_port(dev, found, groups)
