@@ -15,7 +15,7 @@ from roceconf import platforms
 from roceconf.cabling.linkhealth import judge
 from roceconf.cabling.report import format_report
 from roceconf.compile import load_valid
-from roceconf.counters.model import PortCounters, Snapshot, optics_value
+from roceconf.counters.model import NO_DOM, OPTICS_KEYS, PortCounters, Snapshot, optics_value
 from roceconf.intent import Fabric
 from roceconf.lab.counters import OPTICS_THRESHOLDS, Scenario
 from roceconf.platforms.base import split_outputs
@@ -283,3 +283,66 @@ def test_a_warning_threshold_crossed_is_a_warning_in_the_report_and_its_link_fai
     assert 'rule="RC516",severity="warning"' in format_report(report, "prometheus")
     li = next(x for x in report.links if "spine2:et-0/0/1" in (x.a, x.b))
     assert li.status == "fail" and report.exit_code == 1
+
+
+def test_a_module_that_states_it_has_no_dom_is_na_never_ok(fab: Fabric) -> None:
+    """NX-OS (napalm's recorded Nexus 3548 answer): the copper cables print "DOM is not supported" in place of
+    the diagnostics table: their optics are n/a with that reason - never ok, and no RC519 note of the platform
+    (NX-OS reads optics) - so the end is judged on its other checks. A port whose answer has no reading and
+    says nothing (``transceiver is not present``; a module whose powers print ``N/A``) stays unknown, and so
+    does an answer cut before the statement."""
+    ports = _real("napalm-n3548-transceiver-details.txt", "nxos")
+    assert ports["Ethernet1/1"].optics == {NO_DOM: 1.0} and "Ethernet1/18" not in ports
+    speed = fab.devices["spine1"].ports["Ethernet1/1"].speed_gbps * 10**9
+    dac = PortCounters(link={"fcs_errors": 0, "speed_bps": speed})
+    dac.add_optics_of(ports["Ethernet1/1"])
+    lh = judge(fab, {"spine1": [Snapshot("spine1", "nxos", t, {"Ethernet1/1": dac}) for t in (0.0, 10.0)]}, {})
+    end = lh.ends[("spine1", "Ethernet1/1")]
+    for k in ("rx_power", "tx_power", "temperature"):
+        assert end.checks[k].status == "n/a"
+        assert end.checks[k].reason == ('not applicable (RC519): the module states it has no DOM to read ("DOM is '
+                                        'not supported": a copper cable / DAC, or a module without diagnostics)')
+    assert end.status == "ok" and lh.findings == []
+    assert not [n for n in lh.not_observable if n.check in ("rx_power", "tx_power", "temperature")]
+    bare = PortCounters(link={"fcs_errors": 0, "speed_bps": speed})  # not present: no optics at all
+    checks, _found = _judged(fab, "spine1", "Ethernet1/1", bare)
+    assert {checks[k].status for k in ("rx_power", "tx_power", "temperature")} == {"unknown"}
+    checks, _found = _judged(fab, "spine1", "Ethernet1/1", ports["Ethernet1/39"])  # powers N/A, temperature read
+    assert (checks["rx_power"].status, checks["tx_power"].status, checks["temperature"].status) == (
+        "unknown", "unknown", "ok")
+    text = (FIXTURES / "nxos/counters/real/napalm-n3548-transceiver-details.txt").read_text()
+    cut = text[:text.index("DOM is not supported")]  # Ethernet1/1's block without its statement
+    got, _w = platforms.counters("nxos").parse({cmd: out for cmd, _line, out in split_outputs(cut)})
+    assert "Ethernet1/1" not in got
+
+
+def test_thresholds_left_unset_are_not_a_window_to_be_ok_in(fab: Fabric) -> None:
+    """napalm's recorded Nexus 3548 answer, Ethernet1/22 (external calibration): temperature 0.00 C with all four
+    thresholds 0.00 C - the module left them unset. Judged against them the reading would be ok (0 is within
+    [0, 0]); it is unknown, and so is a reading above such thresholds (not an alarm past 0). A real window still
+    judges: the same port with thresholds spread is ok, and past one of them a finding."""
+    ports = _real("napalm-n3548-transceiver-details.txt", "nxos")
+    unset = ports["Ethernet1/22"]
+    assert unset.optics is not None and unset.optics.get("temperature_c") == 0.0
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", unset)
+    assert checks["temperature"].status == "unknown"
+    assert "thresholds are not set" in (checks["temperature"].reason or "")
+    assert found == []
+    warm = PortCounters()
+    warm.add_optics_of(unset)
+    assert warm.optics is not None
+    warm.optics["temperature_c"] = 31.0
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", warm)
+    assert checks["temperature"].status == "unknown" and found == []
+    spread = PortCounters()
+    spread.add_optics_of(warm)
+    assert spread.optics is not None
+    keys = OPTICS_KEYS["temperature_c"]
+    spread.optics.update({keys["high_alarm"]: 75.0, keys["low_alarm"]: -5.0, keys["high_warn"]: 70.0,
+                          keys["low_warn"]: 0.0})
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", spread)
+    assert checks["temperature"].status == "ok"
+    spread.optics["temperature_c"] = 80.0
+    checks, found = _judged(fab, "spine1", "Ethernet1/1", spread)
+    assert checks["temperature"].status == "finding"
+    assert [(r, s) for r, s, _m in found] == [("RC516", "error")]

@@ -255,8 +255,12 @@ def with_links(
     reports where given, into one verdict per link."""
     from roceconf.cabling.joint import attach
     from roceconf.cabling.linkhealth import judge
+    from roceconf.gcpolicy import batch
 
-    return attach(report, fab, judge(fab, snaps, unread, polarization=static_polarization(fab)), health, drift)
+    # bounded work on one intent that makes a check per link end and no reference cycle: the cyclic collector
+    # would only walk that growing heap again and again (roceconf.gcpolicy)
+    with batch():
+        return attach(report, fab, judge(fab, snaps, unread, polarization=static_polarization(fab)), health, drift)
 
 
 __all__ = [

@@ -5,7 +5,8 @@ Each part of a link is ``ok``, ``fail`` or ``unknown`` (link health also ``n/a``
 every part that was asked for is ok, else ``unknown`` (a part not read is never taken for ok).
 
 * cabling: the LLDP verdict (:mod:`.verdict`);
-* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps, speed, optics, FEC mode); the link's is the worse end's, an
+* link health: per end :class:`.linkhealth.EndHealth` (FCS, FEC, flaps, speed, optics, FEC mode; in ``parts``
+  the end itself, written as a dict with the report); the link's is the worse end's, an
   ``n/a`` end (no check observable on its platform, RC519) left out; ``n/a`` when both ends are, and then the
   part is left out of the link's verdict;
 * health (``--health REPORT.json``, a ``roceconf health --format json`` report): an end is ``fail`` when the
@@ -109,12 +110,11 @@ def attach(
         (ad, ap), (bd, bp) = li.ends
         cab = li.status if li.status in ("ok", "fail") else "unknown"
         ea, eb = link.ends.get((ad, ap)), link.ends.get((bd, bp))
-        lh = [ea.status if ea else "unknown", eb.status if eb else "unknown"]
-        parts: dict[str, Any] = {
-            "cabling": cab,
-            "link_health": {"status": worst(lh), "a": ea.to_dict() if ea else None, "b": eb.to_dict() if eb else None},
-        }
-        states = [cab, worst(lh)]  # link health n/a on both ends: the verdict is the other parts'
+        lh = worst([ea.status if ea else "unknown", eb.status if eb else "unknown"])
+        # the ends themselves (EndHealth, None where not judged): written as dicts with the report
+        # (LinkVerdict.to_dict), not copied into one per link here
+        parts: dict[str, Any] = {"cabling": cab, "link_health": {"status": lh, "a": ea, "b": eb}}
+        states = [cab, lh]  # link health n/a on both ends: the verdict is the other parts'
         if hs is not None:
             h = [end_health(hs, ad, ap), end_health(hs, bd, bp)]
             parts["health"] = {"status": worst(h), "a": h[0], "b": h[1]}

@@ -46,7 +46,7 @@ from roceconf.cabling.rules import (
     R_TX_POWER,
     LinkThresholds,
 )
-from roceconf.counters.model import FEC_MODES, OPTICS_KEYS, OPTICS_LEVELS, Snapshot
+from roceconf.counters.model import FEC_MODES, NO_DOM, OPTICS_KEYS, OPTICS_LEVELS, PortCounters, Snapshot
 from roceconf.intent import Fabric
 from roceconf.intent.rules import Rule
 from roceconf.names import natural_key
@@ -83,7 +83,7 @@ def na_reason(platform: str, counter: str) -> str:
     return f"not observable on {platform}: no sourced counter ({counter} is not read; docs/cabling.md)"
 
 
-@dataclass
+@dataclass(slots=True)
 class Check:
     status: str  # ok | finding | unknown | n/a
     #: the highest rate per second over the intervals (flaps: the transitions counted), None when unknown
@@ -107,7 +107,7 @@ def _na(platform: str, counter: str) -> Check:
     return Check(NA, reason=na_reason(platform, counter))
 
 
-@dataclass
+@dataclass(slots=True)
 class EndHealth:
     device: str
     port: str
@@ -117,12 +117,17 @@ class EndHealth:
     def status(self) -> str:
         """``fail`` on any finding, ``ok`` when every observable check is ok, ``n/a`` when no check is
         observable on the platform, else ``unknown``."""
-        states = {c.status for c in self.checks.values()} - {NA}
-        if "finding" in states:
-            return "fail"
-        if not states:
+        seen = other = False
+        for c in self.checks.values():
+            st = c.status
+            if st == "finding":
+                return "fail"
+            if st != NA:
+                seen = True
+                other = other or st != "ok"
+        if not seen:
             return NA
-        return "ok" if states == {"ok"} else "unknown"
+        return "unknown" if other else "ok"
 
     def to_dict(self) -> dict[str, Any]:
         return {"status": self.status, "checks": {k: c.to_dict() for k, c in self.checks.items()}}
@@ -199,36 +204,56 @@ class LinkHealth:
     not_observable: list[NotObservable] = field(default_factory=list)
 
 
-def _rates(snaps: list[Snapshot], port: str, counter: str) -> tuple[list[tuple[float, float]], bool, bool]:
+def _ports(snaps: list[Snapshot], port: str) -> list[PortCounters | None]:
+    """The port's counters in each sample (None where a sample does not hold the port)."""
+    return [s.ports.get(port) for s in snaps]
+
+
+def _rates(snaps: list[Snapshot], port: str, counter: str,
+           pcs: list[PortCounters | None] | None = None) -> tuple[list[tuple[float, float]], bool, bool]:
     """([(rate per second, seconds)] over consecutive samples that both read the counter, any read at all,
-    any reset)."""
+    any reset). ``pcs``: the port's counters in each sample (``_ports``), where already looked up."""
+    if pcs is None:
+        pcs = _ports(snaps, port)
     out: list[tuple[float, float]] = []
     seen = reset = False
-    for a, b in zip(snaps, snaps[1:], strict=False):
-        pa, pb = a.ports.get(port), b.ports.get(port)
-        va = pa.link.get(counter) if pa else None
-        vb = pb.link.get(counter) if pb else None
-        seen = seen or va is not None or vb is not None
+    pa = pcs[0] if pcs else None
+    va = pa.link.get(counter) if pa is not None else None
+    for i in range(1, len(pcs)):
+        pb = pcs[i]
+        vb = pb.link.get(counter) if pb is not None else None
         if va is None or vb is None:
+            seen = seen or va is not None or vb is not None
+            va = vb
             continue
-        t = a.time_of(port)
-        dt = b.time_of(port) - t
-        if not (math.isfinite(t) and math.isfinite(dt) and dt > 0):
-            continue
-        if vb < va:
-            reset = True
-            continue
-        out.append(((vb - va) / dt, dt))
+        seen = True
+        t = snaps[i - 1].time_of(port)
+        dt = snaps[i].time_of(port) - t
+        if math.isfinite(t) and math.isfinite(dt) and dt > 0:
+            if vb < va:
+                reset = True
+            else:
+                out.append(((vb - va) / dt, dt))
+        va = vb
     return out, seen, reset
 
 
-def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkThresholds) -> Check:
+#: the ok check of a rate that is zero (no error, no transition: the common case), shared by every such end
+_OK_ZERO = Check("ok", 0.0)
+
+
+def _ok(v: float) -> Check:
+    return _OK_ZERO if v == 0 and math.copysign(1.0, v) > 0 else Check("ok", v)
+
+
+def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkThresholds,
+           pcs: list[PortCounters | None] | None = None) -> Check:
     counter, _rule = CHECKS[name]
     if counter not in link_reads(platform):
         return _na(platform, counter)
     if len(snaps) < 2:
         return Check("unknown", reason=f"{len(snaps)} sample(s): rates need two")
-    rates, seen, reset = _rates(snaps, port, counter)
+    rates, seen, reset = _rates(snaps, port, counter, pcs)
     if not rates:
         if reset:
             why = f"{counter} went backwards (device restarted or counters cleared)"
@@ -239,19 +264,20 @@ def _check(name: str, snaps: list[Snapshot], port: str, platform: str, th: LinkT
         return Check("unknown", reason=why)
     if name == "flaps":
         n = sum(r * dt for r, dt in rates)
-        return Check("finding" if n > th.flaps else "ok", n)
+        return Check("finding", n) if n > th.flaps else _ok(n)
     top = max(r for r, _dt in rates)
     limit = th.fcs_per_second if name == "fcs" else th.fec_uncorrectable_per_second
-    return Check("finding" if top > limit else "ok", top)
+    return Check("finding", top) if top > limit else _ok(top)
 
 
-def _speed_read(snaps: list[Snapshot], port: str) -> int | None:
-    """The port's operational speed (bits/s) in the last sample that holds it, None when none does."""
-    for s in reversed(snaps):
-        pc = s.ports.get(port)
-        v = pc.link.get("speed_bps") if pc else None
-        if v:
-            return v
+def _last_link(pcs: list[PortCounters | None], counter: str) -> int | None:
+    """The link counter in the last sample that holds it (``speed_bps``: a zero is not held), None when none
+    does."""
+    for pc in reversed(pcs):
+        if pc is not None:
+            v = pc.link.get(counter)
+            if v is not None and (v or counter != "speed_bps"):
+                return v
     return None
 
 
@@ -259,14 +285,17 @@ def _gbps(bps: float) -> str:
     return f"{bps / 1e9:g} Gb/s"
 
 
-def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | None, far_gbps: int | None,
+#: speed (bits/s) -> the ok check of an end running at it (a fabric runs at a few speeds; bounded)
+_OK_SPEED: dict[int, Check] = {}
+
+
+def _speed(mine: int | None, platform: str, want_gbps: int | None, far_gbps: int | None,
            far: int | None) -> Check:
-    """RC513 on one end: its speed against the intent's for the port (``want_gbps``); where the intent gives
-    the two ends different speeds (``far_gbps``), against the far end's speed as read (``far``) instead.
-    ``value`` is the speed read, bits/s."""
+    """RC513 on one end: its speed read (``mine``) against the intent's for the port (``want_gbps``); where the
+    intent gives the two ends different speeds (``far_gbps``), against the far end's speed as read (``far``)
+    instead. ``value`` is the speed read, bits/s."""
     if "speed_bps" not in link_reads(platform):
         return _na(platform, "speed_bps")
-    mine = _speed_read(snaps, port)
     if mine is None:
         return Check("unknown", reason=f"speed_bps missing from {platform}'s answers for this port (the platform "
                                        "reads it where the port is up)")
@@ -279,29 +308,29 @@ def _speed(snaps: list[Snapshot], port: str, platform: str, want_gbps: int | Non
     else:
         return Check("unknown", value=mine, reason="the intent gives the two ends different speeds and the far "
                                                    "end's speed was not read: nothing to compare with")
+    if ok:
+        got = _OK_SPEED.get(mine)
+        if got is None:
+            got = Check("ok", value=mine)
+            if len(_OK_SPEED) < 64:
+                _OK_SPEED[mine] = got
+        return got
     if why and far is not None and far != mine and "far end" not in why:
         why += f" (the far end runs at {_gbps(far)})"
-    return Check("ok" if ok else "finding", value=mine, reason=why)
+    return Check("finding", value=mine, reason=why)
 
 
-def _mode_read(snaps: list[Snapshot], port: str) -> int | None:
-    """The port's FEC mode code in the last sample that holds it, None when none does."""
-    for s in reversed(snaps):
-        pc = s.ports.get(port)
-        v = pc.link.get("fec_mode") if pc else None
-        if v is not None:
-            return v
-    return None
+#: FEC mode shown -> the ok check of an end in it (shared: a handful of modes)
+_OK_MODE: dict[str | None, Check] = {}
 
 
-def _fec_mode(snaps: list[Snapshot], port: str, platform: str, far_platform: str | None, far: int | None) -> Check:
-    """RC517 on one end: its FEC mode against the far end's, as read. ``auto`` at either end is unknown: the
-    answers give the mode configured (SONiC) or say the driver negotiates it (ethtool ``Auto``), not the mode
-    the link runs in, so ``auto`` against an explicit mode can be a match or a mismatch. The far end on a
-    platform that cannot show its mode: n/a (nothing to compare with; RC519 names that platform)."""
+def _fec_mode(mine: int | None, platform: str, far_platform: str | None, far: int | None) -> Check:
+    """RC517 on one end: its FEC mode read (``mine``) against the far end's, as read. ``auto`` at either end is
+    unknown: the answers give the mode configured (SONiC) or say the driver negotiates it (ethtool ``Auto``),
+    not the mode the link runs in, so ``auto`` against an explicit mode can be a match or a mismatch. The far
+    end on a platform that cannot show its mode: n/a (nothing to compare with; RC519 names that platform)."""
     if "fec_mode" not in link_reads(platform):
         return _na(platform, "fec_mode")
-    mine = _mode_read(snaps, port)
     shown = None if mine is None else FEC_MODES.get(mine, "?")
     if far_platform is not None and "fec_mode" not in link_reads(far_platform):
         return Check(NA, reason=f"the far end's FEC mode is not observable on {far_platform}: nothing to compare "
@@ -314,7 +343,10 @@ def _fec_mode(snaps: list[Snapshot], port: str, platform: str, far_platform: str
         return Check("unknown", reason=f"this end {shown}, the far end {FEC_MODES.get(far, '?')}: auto is the "
                                        "mode negotiated, not one read", mode=shown)
     if mine == far:
-        return Check("ok", mode=shown)
+        got = _OK_MODE.get(shown)
+        if got is None:
+            got = _OK_MODE[shown] = Check("ok", mode=shown)
+        return got
     return Check("finding", reason=f"FEC {shown}, the far end FEC {FEC_MODES.get(far, '?')}", mode=shown)
 #: optics check -> (what it is, unit) in messages
 _OPTICS_WORDS = {"rx_power": ("received power", "dBm"), "tx_power": ("transmitted power", "dBm"),
@@ -322,32 +354,54 @@ _OPTICS_WORDS = {"rx_power": ("received power", "dBm"), "tx_power": ("transmitte
 #: threshold level -> (words, severity of a reading past it); alarms first: the worse one crossed is reported
 _LEVELS = (("high_alarm", "high alarm", "error", 1), ("low_alarm", "low alarm", "error", -1),
            ("high_warn", "high warning", "warning", 1), ("low_warn", "low warning", "warning", -1))
+#: the optics check of a port whose module states it has no DOM (``NO_DOM``: a copper cable / DAC): n/a, never ok
+_NO_DOM_CHECK = Check(NA, reason="not applicable (RC519): the module states it has no DOM to read (\"DOM is not "
+                                 "supported\": a copper cable / DAC, or a module without diagnostics)")
+#: optics check -> (its reading, the keys of its high alarm, low alarm, high warning, low warning thresholds)
+_OPTICS_KEYS = {name: (CHECKS[name][0], *(OPTICS_KEYS[CHECKS[name][0]][lv[0]] for lv in _LEVELS))
+                for name in OPTICS_CHECKS}
 
 
-def _optics(snaps: list[Snapshot], port: str, platform: str, name: str) -> tuple[Check, str | None]:
-    """RC514-RC516 on one end: the reading of the last sample holding it against the module's own thresholds
-    of that sample; (check, severity of the finding or None). Past an alarm threshold: error, past a warning
-    threshold: warning; no threshold crossed but one of the four missing: unknown (nothing to judge against)."""
-    reading = CHECKS[name][0]
+def _optics(pcs: list[PortCounters | None], platform: str, name: str) -> tuple[Check, str | None]:
+    """RC514-RC516 on one end (``pcs``: its port's counters in each sample): the reading of the last sample
+    holding it against the module's own thresholds of that sample; (check, severity of the finding or None).
+    Past an alarm threshold: error, past a warning threshold: warning; no threshold crossed but one of the
+    four missing: unknown (nothing to judge against). A module that states it has no DOM (``NO_DOM``, in the last
+    sample with optics that lacks the reading): n/a; a reading missing without that statement: unknown."""
+    reading, k_ha, k_la, k_hw, k_lw = _OPTICS_KEYS[name]
     if reading not in link_reads(platform):
         return _na(platform, reading), None
     got: dict[str, float] | None = None
-    for s in reversed(snaps):
-        pc = s.ports.get(port)
-        if pc is not None and pc.optics and reading in pc.optics:
-            got = pc.optics
-            break
+    for pc in reversed(pcs):
+        if pc is not None and pc.optics:
+            if reading in pc.optics:
+                got = pc.optics
+                break
+            if NO_DOM in pc.optics:  # the module's own statement: nothing to read, and nothing missing
+                return _NO_DOM_CHECK, None
     if got is None:
         return Check("unknown", reason=f"{reading} missing from {platform}'s answers for this port (no transceiver, "
                                        "no DOM, or not read)"), None
     v = got[reading]
+    ha, la, hw, lw = got.get(k_ha), got.get(k_la), got.get(k_hw), got.get(k_lw)
+    if (ha is not None and la is not None and hw is not None and lw is not None
+            and v <= ha and v >= la and v <= hw and v >= lw and la < ha and lw < hw):
+        return Check("ok", v), None  # within all four thresholds (the common case)
     what, unit = _OPTICS_WORDS[name]
     keys = OPTICS_KEYS[reading]
     lane = got.get(keys["lane"])
     if lane is not None:
         what += f" (lane {lane:g})"
-    for level, words, severity, sign in _LEVELS:
-        t = got.get(keys[level])
+    if (ha is not None and la is not None and ha <= la) or (hw is not None and lw is not None and hw <= lw):
+        # no window: a module that leaves its thresholds unset prints them all as 0 (napalm's recorded Nexus 3548
+        # answer, Ethernet1/22: temperature 0.00 C, every threshold 0.00); judged against that it would be ok (or
+        # past a 0 alarm), so it is unknown
+        return Check("unknown", v, f"{what} read, the module's thresholds are not set (high alarm {ha:g} / low "
+                                   f"alarm {la:g}, high warning {hw:g} / low warning {lw:g}): nothing to judge it "
+                                   "against" if None not in (ha, la, hw, lw) else
+                     f"{what} read, the module's thresholds leave no window (a high threshold at or below its low "
+                     "one): nothing to judge it against"), None
+    for (_level, words, severity, sign), t in zip(_LEVELS, (ha, la, hw, lw), strict=True):
         if t is not None and (v - t) * sign > 0:
             side = "above" if sign > 0 else "below"
             return Check("finding", v, f"{what} {v:g} {unit} is {side} the module's {words} threshold ({t:g} "
@@ -443,57 +497,50 @@ def judge(
     polarization result (``roceconf check``'s RC213) to mention in an ECMP finding, or None."""
     ends: dict[tuple[str, str], EndHealth] = {}
     findings: list[LinkFinding] = []
+    devices = fab.devices
+    #: (device, port) -> its port's counters in each sample; speed and FEC mode read (each read by both ends)
+    pcs_of: dict[tuple[str, str], list[PortCounters | None]] = {}
+
+    def pcs(device: str, port: str) -> list[PortCounters | None]:
+        got = pcs_of.get((device, port))
+        if got is None:
+            got = pcs_of[(device, port)] = _ports(snaps[device], port)
+        return got
+
     for ln in fab.links:
         for me, peer in ((ln.a, ln.b), (ln.b, ln.a)):
-            if (me.device, me.port) in ends or (me.device not in snaps and me.device not in unread):
+            key = (me.device, me.port)
+            if key in ends or (me.device not in snaps and me.device not in unread):
                 continue
-            platform = fab.devices[me.device].platform
-            eh = EndHealth(me.device, me.port)
+            platform = devices[me.device].platform
+            reads = link_reads(platform)
+            eh = ends[key] = EndHealth(me.device, me.port)
+            checks = eh.checks
+            if me.device in unread:
+                why = f"counters not read: {unread[me.device]}"
+                for name, (counter, _rule) in CHECKS.items():
+                    checks[name] = Check("unknown", reason=why) if counter in reads else _na(platform, counter)
+                continue
+            ss = snaps[me.device]
+            mine = pcs(me.device, me.port)
+            for name in RATE_CHECKS:
+                checks[name] = _check(name, ss, me.port, platform, th, mine)
+            far_speed = None
+            if peer.device in snaps and peer.device in devices and "speed_bps" in link_reads(
+                    devices[peer.device].platform):
+                far_speed = _last_link(pcs(peer.device, peer.port), "speed_bps")
+            checks["speed"] = _speed(_last_link(mine, "speed_bps"), platform, _want(fab, me), _want(fab, peer),
+                                     far_speed)
+            severity: dict[str, str | None] = {}
+            for name in OPTICS_CHECKS:
+                checks[name], severity[name] = _optics(mine, platform, name)
+            far_p = devices[peer.device].platform if peer.device in devices else None
+            far = _last_link(pcs(peer.device, peer.port), "fec_mode") if peer.device in snaps else None
+            checks["fec_mode"] = _fec_mode(_last_link(mine, "fec_mode"), platform, far_p, far)
             for name in CHECKS:
-                counter = CHECKS[name][0]
-                if me.device in unread and counter in link_reads(platform):
-                    eh.checks[name] = Check("unknown", reason=f"counters not read: {unread[me.device]}")
-                    continue
-                if me.device in unread:
-                    eh.checks[name] = _na(platform, counter)
-                    continue
-                severity = None
-                if name == "speed":
-                    c = eh.checks[name] = _speed(snaps[me.device], me.port, platform, _want(fab, me),
-                                                 _want(fab, peer), _far_speed(fab, snaps, peer))
-                elif name == "fec_mode":
-                    far_p = fab.devices[peer.device].platform if peer.device in fab.devices else None
-                    far = _mode_read(snaps[peer.device], peer.port) if peer.device in snaps else None
-                    c = eh.checks[name] = _fec_mode(snaps[me.device], me.port, platform, far_p, far)
-                elif name in OPTICS_CHECKS:
-                    c, severity = _optics(snaps[me.device], me.port, platform, name)
-                    eh.checks[name] = c
-                else:
-                    c = eh.checks[name] = _check(name, snaps[me.device], me.port, platform, th)
-                if c.status != "finding":
-                    continue
-                rule = CHECKS[name][1]
-                v = c.value or 0.0
-                if name == "speed":
-                    msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
-                    findings.append(LinkFinding(rule, me.device, me.port, msg, _gbps(v)))
-                    continue
-                if name == "fec_mode":
-                    msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
-                    findings.append(LinkFinding(rule, me.device, me.port, msg, c.mode))
-                    continue
-                if name in OPTICS_CHECKS:
-                    way = "from" if name == "rx_power" else "to"
-                    msg = f"{me.port} ({way} {peer.device}:{peer.port}): {c.reason}"
-                    findings.append(LinkFinding(rule, me.device, me.port, msg, f"{v:g}", severity))
-                    continue
-                if name == "flaps":
-                    msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
-                else:
-                    what = "FCS/CRC errors" if name == "fcs" else "uncorrectable FEC codewords"
-                    msg = f"{me.port} (from {peer.device}:{peer.port}): {v:.2f} {what}/s received"
-                findings.append(LinkFinding(rule, me.device, me.port, msg, f"{v:g}"))
-            ends[(me.device, me.port)] = eh
+                c = checks[name]
+                if c.status == "finding":
+                    findings.append(_finding(name, c, me, peer, severity.get(name)))
     groups = _groups(fab, snaps, unread, th)
     for g in groups:
         if g.status != "finding":
@@ -510,19 +557,32 @@ def judge(
     return LinkHealth(ends, groups, findings, dict(unread), not_observable(fab, ends, groups))
 
 
+def _finding(name: str, c: Check, me: Any, peer: Any, severity: str | None) -> LinkFinding:
+    """The finding of one end's check ``name`` (its status ``finding``)."""
+    rule = CHECKS[name][1]
+    v = c.value or 0.0
+    if name == "speed":
+        msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
+        return LinkFinding(rule, me.device, me.port, msg, _gbps(v))
+    if name == "fec_mode":
+        msg = f"{me.port} (to {peer.device}:{peer.port}): {c.reason}"
+        return LinkFinding(rule, me.device, me.port, msg, c.mode)
+    if name in OPTICS_CHECKS:
+        way = "from" if name == "rx_power" else "to"
+        msg = f"{me.port} ({way} {peer.device}:{peer.port}): {c.reason}"
+        return LinkFinding(rule, me.device, me.port, msg, f"{v:g}", severity)
+    if name == "flaps":
+        msg = f"{me.port} (to {peer.device}:{peer.port}): {v:.0f} carrier transition(s) between samples"
+    else:
+        what = "FCS/CRC errors" if name == "fcs" else "uncorrectable FEC codewords"
+        msg = f"{me.port} (from {peer.device}:{peer.port}): {v:.2f} {what}/s received"
+    return LinkFinding(rule, me.device, me.port, msg, f"{v:g}")
+
+
 def _want(fab: Fabric, end: Any) -> int | None:
     """The intent's speed of a link end's port, Gb/s (None when the port is not in the device's ports)."""
     p = fab.devices[end.device].ports.get(end.port) if end.device in fab.devices else None
     return p.speed_gbps if p is not None else None
-
-
-def _far_speed(fab: Fabric, snaps: dict[str, list[Snapshot]], end: Any) -> int | None:
-    """The speed read on the far end (None where not read or not readable on its platform)."""
-    if end.device not in snaps or end.device not in fab.devices:
-        return None
-    if "speed_bps" not in link_reads(fab.devices[end.device].platform):
-        return None
-    return _speed_read(snaps[end.device], end.port)
 
 
 def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: list[EcmpGroup]) -> list[NotObservable]:
@@ -537,11 +597,18 @@ def not_observable(fab: Fabric, ends: dict[tuple[str, str], EndHealth], groups: 
         got[0][device] = None
         got[1][0] += 1
 
+    #: platform -> the checks whose counter it does not read (only these can be its own n/a)
+    blind: dict[str, list[str]] = {}
     for (dev, _port), e in ends.items():
         platform = fab.devices[dev].platform
-        for name, c in e.checks.items():
+        names = blind.get(platform)
+        if names is None:
+            names = blind[platform] = [k for k, (c, _r) in CHECKS.items() if c not in link_reads(platform)]
+        checks = e.checks
+        for name in names:
             # an end n/a because of its far end's platform (fec_mode) is that platform's note, not its own
-            if c.status == NA and CHECKS[name][0] not in link_reads(platform):
+            c = checks.get(name)
+            if c is not None and c.status == NA:
                 add(platform, name, dev)
     for g in groups:
         if g.status == NA:

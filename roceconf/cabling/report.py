@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
 
+from roceconf.cabling.linkhealth import EndHealth
 from roceconf.cabling.rules import ALL, LINK_RULES, R_NOT_OBSERVABLE, R_UNREAD
 from roceconf.cabling.verdict import CablingReport, LinkVerdict
 from roceconf.reports import junit
@@ -32,14 +32,14 @@ def _summary(report: CablingReport) -> str:
             f"{c['devices']} devices, {c['unknown_devices']} not read; {c['error']} errors, {c['warning']} warnings")
 
 
-def _end_why(end: dict[str, Any] | None) -> list[str]:
+def _end_why(end: EndHealth | None) -> list[str]:
     """The checks of one end that are neither ok nor n/a, in words."""
     if end is None:
         return ["not judged"]
     by: dict[tuple[str, str], list[str]] = {}
-    for k, c in end["checks"].items():
-        if c["status"] not in ("ok", "n/a"):
-            by.setdefault((c["status"], c.get("reason") or ""), []).append(k)
+    for k, c in end.checks.items():
+        if c.status not in ("ok", "n/a"):
+            by.setdefault((c.status, c.reason or ""), []).append(k)
     return [f"{', '.join(ks)} {st}" + (f" ({why})" if why else "") for (st, why), ks in by.items()]
 
 
@@ -54,7 +54,7 @@ def link_why(li: LinkVerdict) -> str:
             continue
         if part == "link_health":
             ends = [f"{name} {', '.join(_end_why(v[k]))}" for k, name in (("a", li.a), ("b", li.b))
-                    if v[k] is None or v[k]["status"] not in ("ok", "n/a")]
+                    if v[k] is None or v[k].status not in ("ok", "n/a")]
             out.append(f"link health {st}: " + "; ".join(ends))
         elif isinstance(v, dict):
             out.append(f"{part} {st} (a {v['a']}, b {v['b']})")
@@ -76,8 +76,7 @@ def _unknown_causes(li: LinkVerdict) -> set[str]:
                 if e is None:
                     out.add("link health: an end not judged")
                     continue
-                out.update(f"{name} unknown: {c['reason']}" for name, c in e["checks"].items()
-                           if c["status"] == "unknown")
+                out.update(f"{name} unknown: {c.reason}" for name, c in e.checks.items() if c.status == "unknown")
         else:
             out.add(f"{part} unknown")
     return out
@@ -162,7 +161,7 @@ def _md_links(report: CablingReport) -> list[str]:
         for p in parts:
             v = (li.parts or {}).get(p, "unknown")
             st = v if isinstance(v, str) else v["status"]
-            na = [k for k in ("a", "b") if p == "link_health" and st != "n/a" and (v[k] or {}).get("status") == "n/a"]
+            na = [k for k in ("a", "b") if p == "link_health" and st != "n/a" and v[k] is not None and v[k].status == "n/a"]
             cells.append(f"{icon[st]} {st}" + "".join(f" ({k} n/a)" for k in na))
         out.append(f"| {md_cell(li.a + ' - ' + li.b)} | {icon[li.status]} {li.status} | " + " | ".join(cells)
                    + f" | {md_cell(link_why(li) or '-')} |")

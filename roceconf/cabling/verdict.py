@@ -75,7 +75,9 @@ class LinkVerdict:
     b: str
     status: str
     rules: list[str]
-    #: the joint verdict's parts (cabling, link health, health, drift: :mod:`.joint`); None = LLDP only
+    #: the joint verdict's parts (cabling, link health, health, drift: :mod:`.joint`); None = LLDP only. The
+    #: link health part's ends ``a`` / ``b`` are the ends' :class:`~roceconf.cabling.linkhealth.EndHealth`
+    #: (None: not judged), written as their ``to_dict()``
     parts: dict[str, Any] | None = None
     #: (device, port) of each end (not written: ``a`` / ``b`` say it)
     ends: tuple[tuple[str, str], tuple[str, str]] | None = field(default=None, repr=False, compare=False)
@@ -83,7 +85,9 @@ class LinkVerdict:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"a": self.a, "b": self.b, "status": self.status, "rules": self.rules}
         if self.parts is not None:
-            out["parts"] = self.parts
+            lh = self.parts.get("link_health")
+            out["parts"] = self.parts if lh is None else {**self.parts, "link_health": {
+                k: (v.to_dict() if hasattr(v, "to_dict") else v) for k, v in lh.items()}}
         return out
 
 

@@ -99,6 +99,10 @@ OPTICS_LEVELS = ("high_alarm", "high_warn", "low_warn", "low_alarm")
 #: fabric has a hundred thousand ports, each with up to fifteen keys)
 OPTICS_KEYS: dict[str, dict[str, str]] = {r: {lv: f"{r}:{lv}" for lv in (*OPTICS_LEVELS, "lane")} for r in OPTICS}
 _OPTICS_KEY = {k: k for r, ks in OPTICS_KEYS.items() for k in (r, *ks.values())}
+#: the port's module states it has no diagnostics to read (NX-OS "DOM is not supported": a copper cable / DAC,
+#: or a module without DOM), kept in ``PortCounters.optics`` under this key with the value 1.0 (no reading then):
+#: ``roceconf cabling`` judges its optics n/a, never ok; a reading simply missing stays unknown
+NO_DOM = "dom:none"
 #: threshold values already seen, each kept as one float object: the modules of a fabric are few models, whose
 #: thresholds repeat on every port (bounded: past it a value is kept as it comes)
 _SHARED: dict[float, float] = {}

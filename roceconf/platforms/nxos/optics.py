@@ -6,16 +6,18 @@ multi-lane module, per ``Lane Number:<n>`` section) the table "SFP Detail Diagno
 ``Temperature``, ``Tx Power`` and ``Rx Power`` give the current measurement (``-30.45 dBm``, ``35.66 C``, or
 ``N/A``; a flag ``++`` / ``+`` / ``--`` / ``-`` may follow it), then the high and low alarm thresholds and the
 high and low warning thresholds, in that order. Of a multi-lane module the worst lane is kept
-(``PortCounters.set_worst_lane``). A module that prints "DOM is not supported" (a copper cable, as napalm's
-recorded Nexus 3548 answer shows) has no reading: its optics checks are unknown. No JSON form of this command
-was found recorded: the text is read.
+(``PortCounters.set_worst_lane``). A module that prints "DOM is not supported" in place of the table (copper
+cables and a 1000BASE-SX module in napalm's recorded Nexus 3548 answer, tests/fixtures/nxos/counters/real/
+napalm-n3548-transceiver-details.txt) states it has no diagnostics: kept as ``NO_DOM`` (its optics checks are
+n/a, never ok); a port that prints neither (``transceiver is not present``, an answer cut short) has no
+reading: unknown. No JSON form of this command was found recorded: the text is read.
 """
 
 from __future__ import annotations
 
 import re
 
-from roceconf.counters.model import PortCounters
+from roceconf.counters.model import NO_DOM, PortCounters
 
 DOM = "show interface transceiver details"
 SOURCE = ("ntc-templates tests/cisco_nxos/show_interface_transceiver_details (a recorded NX-OS answer: rows "
@@ -29,6 +31,8 @@ _FLAGS = {"++", "+", "--", "-"}
 _NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 #: the threshold columns after the measurement, in the table's order
 _COLUMNS = ("high_alarm", "low_alarm", "high_warn", "low_warn")
+#: the line a module without diagnostics prints in place of the table
+NO_DOM_LINE = "DOM is not supported"
 
 
 def _row(rest: str) -> tuple[float | None, dict[str, float | None]] | None:
@@ -57,6 +61,7 @@ def _row(rest: str) -> tuple[float | None, dict[str, float | None]] | None:
 def read(text: str, ports: dict[str, PortCounters]) -> None:
     """The optics of every interface whose module prints its diagnostics."""
     found: dict[str, dict[str, list[tuple[int, float | None, dict[str, float | None]]]]] = {}
+    no_dom: list[str] = []
     port: str | None = None
     lane = 1
     lines = text.splitlines()
@@ -64,11 +69,14 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
     # answer cut inside it (a lane or a row lost) keeps none of it (a cut between two lanes' tables still
     # reads as a module with fewer lanes: the answer has no end mark to tell)
     last = next((ln for ln in reversed(lines) if ln.strip()), "")
-    whole_end = last.strip().startswith("Note:")
+    whole_end = last.strip().startswith("Note:") or last.strip() == NO_DOM_LINE
     for line in lines:
         m = _IF.match(line)
         if m:
             port, lane = m.group(1), 1
+            continue
+        if port is not None and line.strip() == NO_DOM_LINE:
+            no_dom.append(port)
             continue
         m = _LANE.match(line)
         if m:
@@ -87,6 +95,9 @@ def read(text: str, ports: dict[str, PortCounters]) -> None:
             pc.set_worst_lane(reading, lanes)
         if pc.optics:
             ports.setdefault(name, PortCounters()).add_optics_of(pc)
+    for name in no_dom:
+        if name not in found:  # the module's own statement, where it printed no reading
+            ports.setdefault(name, PortCounters()).add_optics_of(PortCounters(optics={NO_DOM: 1.0}))
 
 
 def simulate(ports: dict[str, PortCounters]) -> str:
@@ -95,6 +106,9 @@ def simulate(ports: dict[str, PortCounters]) -> str:
     for name, pc in ports.items():
         o = pc.optics or {}
         if not o:
+            continue
+        if NO_DOM in o and not any(k in o for k in _READING.values()):
+            out.append(f"{name}\n    transceiver is present\n    type is SFP-H10GB-CU3M\n\n{NO_DOM_LINE}\n")
             continue
         lines = [name, "    transceiver is present", "",
                  "           SFP Detail Diagnostics Information (internal calibration)",
@@ -114,4 +128,4 @@ def simulate(ports: dict[str, PortCounters]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["DOM", "SOURCE", "read", "simulate"]
+__all__ = ["DOM", "NO_DOM_LINE", "SOURCE", "read", "simulate"]
