@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,11 +11,12 @@ from typing import Any
 from roceconf import outdir, platforms
 from roceconf.diagnostics import Diagnostic, DiagnosticError
 from roceconf.intent import Fabric, load
-from roceconf.intent.desired import desired_states, shape
+from roceconf.intent.desired import desired_state, shape
 from roceconf.intent.fabric import Settings
 from roceconf.names import compress_interfaces, natural_key
 from roceconf.outdir import write_outputs
-from roceconf.render import ShapeRenderer
+from roceconf.render import ShapeRenderer, render_state
+from roceconf.state import DeviceState
 from roceconf.units import threshold_bytes
 
 
@@ -51,9 +53,21 @@ def render_fabric(fab: Fabric, device: str | None = None) -> dict[str, str]:
     out: dict[str, str] = {}
     shapes = ShapeRenderer()  # the devices of one intent entry differ only by hostname
     ports: dict[int, tuple] = {}  # the fabric keeps the ports dictionaries alive for the loop
-    for name, state in desired_states(fab, only=device).items():
-        dev = fab.devices[name]
-        out[output_name(name, dev.platform)] = shapes.render(shape(dev, ports), state)
+    names = [n for n in sorted(fab.devices, key=natural_key) if device is None or n == device]
+    keys = {n: shape(fab.devices[n], ports) for n in names}
+    sizes = Counter(keys.values())
+    states: dict[tuple, DeviceState] = {}  # the desired state of each shape of several devices
+    for name in names:
+        dev, key = fab.devices[name], keys[name]
+        if sizes[key] == 1:  # a device of its own: rendered once, its state not kept
+            out[output_name(name, dev.platform)] = render_state(desired_state(dev))
+            continue
+        first = states.get(key)
+        if first is None:
+            state = states[key] = desired_state(dev)
+        else:
+            state = first.renamed(hostname=name, warnings=[], sources={}, defaults=[])
+        out[output_name(name, dev.platform)] = shapes.render(key, state)
     return out
 
 

@@ -10,6 +10,8 @@ copies and a few hundred.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import Any
 
 from roceconf import platforms
@@ -72,21 +74,49 @@ def _dynamic(dyn: DynamicLb | None, cap: Capabilities, capped: bool) -> dict[str
     return {"dynamic": mode, "flowlet_gap_us": gap}
 
 
-def desired_state(dev: DeviceSpec) -> DeviceState:
+def desired_state(dev: DeviceSpec, ports: Collection[str] | None = None) -> DeviceState:
     """What is rendered for a device: the intent restricted to the platform's capabilities (fields the
-    platform cannot state are None, ECN thresholds rounded to the platform's quantum)."""
-    return _state(dev, capped=True)
+    platform cannot state are None, ECN thresholds rounded to the platform's quantum). ``ports``: only
+    these ports in the interface table (one of each :func:`port_groups` group: the device's values
+    otherwise as they are, see there)."""
+    return _state(dev, capped=True, only=ports)
 
 
-def intended_state(dev: DeviceSpec) -> DeviceState:
+def intended_state(dev: DeviceSpec, ports: Collection[str] | None = None) -> DeviceState:
     """Everything the intent asks of a device, before any platform capability is applied.
 
     ``roceconf.intent.unexpressed`` compares it with parse(render(desired_state)): a field that differs is not
-    configured as the intent says, and is reported (RC150) instead of being dropped silently."""
-    return _state(dev, capped=False)
+    configured as the intent says, and is reported (RC150) instead of being dropped silently. ``ports`` as
+    in :func:`desired_state`."""
+    return _state(dev, capped=False, only=ports)
 
 
-def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
+_DIGITS = re.compile(r"\d+")
+
+
+def port_groups(dev: DeviceSpec) -> dict[str, list[str]] | None:
+    """The ports of a device whose interface state is one value, first port (natural order) -> all of
+    them in natural order; None when a port name has a dot or is empty (a state path could not name it).
+
+    A port's desired and intended interface state is a function of the device's settings and of the
+    port's speed, MTU, QoS flag and RDMA device only (see ``_state``); ports alike in those, and in the
+    form of their name (digits aside: the syntax a config names them in), render and read back alike.
+    So one port of each group is rendered and read back for the device (`unexpressed`, `expressible`):
+    the device's own values otherwise, its hostname, seed and release, are all in that render. The
+    device-wide values derived from ports (the class MTU, whether any port binds QoS) are kept, every
+    distinct port value being present."""
+    out: dict[tuple, list[str]] = {}
+    for name in sorted(dev.ports, key=natural_key):
+        p = dev.ports[name]
+        if not p.qos:
+            continue
+        if not name or "." in name:
+            return None
+        out.setdefault((p.speed_gbps, p.mtu, p.rdma_device, _DIGITS.sub("0", name)), []).append(name)
+    return {names[0]: names for names in out.values()}
+
+
+def _state(dev: DeviceSpec, capped: bool, only: Collection[str] | None = None) -> DeviceState:
     s = dev.settings
     plat = platforms.get(dev.platform)
     cap = plat.capabilities
@@ -138,7 +168,7 @@ def _state(dev: DeviceSpec, capped: bool) -> DeviceState:
         sched = dict(sorted(sched.items(), key=lambda kv: int(kv[0])))
     roce, cnp = s.roce, s.cnp
     itfs: dict[str, Interface] = {}
-    for name in sorted(dev.ports, key=natural_key):
+    for name in sorted(dev.ports, key=natural_key) if only is None else sorted(only, key=natural_key):
         port = dev.ports[name]
         if not port.qos:
             continue
@@ -297,25 +327,53 @@ def _as_rendered(want: object, got: object) -> object:
     return want
 
 
-def expressible(desired: DeviceState) -> DeviceState:
+def expressible(
+    desired: DeviceState,
+    groups: dict[str, list[str]] | None = None,
+    order: list[str] | None = None,
+    back: DeviceState | None = None,
+) -> DeviceState:
     """The desired state restricted to what the platform's config syntax can carry.
 
     A field that does not survive render -> parse (e.g. DCQCN on a generic `dcb` host, a hash seed on a
     platform without seed syntax) cannot be configured, and so is not audited on that platform; a field the
     config carries with another value is audited against that value (what the rendered config makes the
     device do). Both are reported at validation (RC150).
+
+    ``groups``: the device's :func:`port_groups`; only the first port of each group is rendered and read
+    back (``desired`` may hold those ports only), and what it reads back as stands for its group; ``order``:
+    every port of the groups in the device's interface order (default: ``desired``'s). ``back``: that
+    read-back when it is known already (the expressibility check's, ``Fabric.readbacks``).
     """
     plat = platforms.get(desired.platform)
-    try:  # extra_config lines are not audited (RC163): what they would change is not read back
-        back = plat.parse(render_state(desired.renamed(extra_config=[]) if desired.extra_config else desired))
-    except MissingResource:  # no templates: an error, not "audit everything"
-        raise
-    except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
-        return desired
-    data = _as_rendered(
-        desired.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS))
-    )
+    probe = desired.renamed(extra_config=[]) if desired.extra_config else desired
+    if groups is not None:
+        probe = probe.renamed(interfaces={p: desired.interfaces[p] for p in groups if p in desired.interfaces})
+    if back is None:
+        try:  # extra_config lines are not audited (RC163): what they would change is not read back
+            back = plat.parse(render_state(probe))
+        except MissingResource:  # no templates: an error, not "audit everything"
+            raise
+        except Exception:  # noqa: BLE001 - a broken template is caught by the platform tests; audit everything
+            return desired if groups is None else _full(desired, groups, order)
+    want = desired if groups is None else desired.renamed(interfaces=probe.interfaces)
+    data = _as_rendered(want.model_dump(exclude=set(META_FIELDS)), back.model_dump(exclude=set(META_FIELDS)))
+    if groups is not None and isinstance(data.get("interfaces"), dict):
+        # every port of a group has its first port's value (port_groups): and so what it is rendered as
+        done = data["interfaces"]
+        rep_of = {n: rep for rep, names in groups.items() for n in names}
+        names = list(desired.interfaces) if order is None else order
+        data["interfaces"] = {n: done[rep_of[n]] for n in names if rep_of.get(n) in done}
     return DeviceState.model_validate({**data, "hints": dict(desired.hints)})
+
+
+def _full(desired: DeviceState, groups: dict[str, list[str]], order: list[str] | None) -> DeviceState:
+    """``desired`` with every port of its groups (each its own copy of its group's first port's value)."""
+    if order is None:
+        return desired
+    rep_of = {n: rep for rep, names in groups.items() for n in names}
+    itfs = {n: desired.interfaces[rep_of[n]].model_copy(deep=True) for n in order if rep_of[n] in desired.interfaces}
+    return desired.renamed(interfaces=itfs)
 
 
 def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceState]:
@@ -323,12 +381,27 @@ def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, Device
 
     What a platform can carry depends on the values, not on the device's name: one render and re-parse per
     shape (a fabric of a thousand identical leaves renders one), the other devices of the shape get a copy
-    with their own hostname that shares the values (read-only, as in `desired_states`)."""
+    with their own hostname that shares the values (read-only, as in `desired_states`). A device is rendered
+    with one port of each of its port groups (:func:`port_groups`), and not at all when the expressibility
+    check has read it back already (``Fabric.readbacks``)."""
     out: dict[str, DeviceState] = {}
-    shapes: dict[tuple, DeviceState] = {}
-    for name, (state, key) in _desired_shapes(fab, only).items():
+    shapes: dict[tuple, DeviceState] = {}  # the fabric holds the keyed objects for the whole loop
+    ports: dict[int, tuple] = {}
+    for name in sorted(fab.devices, key=natural_key):
+        if only is not None and name != only:
+            continue
+        dev = fab.devices[name]
+        key = shape(dev, ports)
         if key not in shapes:
-            shapes[key] = expressible(state)
+            groups = port_groups(dev)
+            if groups is None:
+                shapes[key] = expressible(desired_state(dev))
+            else:
+                rep_of = {n: rep for rep, names in groups.items() for n in names}
+                order = [n for n in sorted(dev.ports, key=natural_key) if n in rep_of]
+                known = fab.readbacks.get(key)
+                back = known[1] if known is not None and known[0] == name else None
+                shapes[key] = expressible(desired_state(dev, list(groups)), groups, order, back)
         exp = shapes[key]  # a hostname the platform cannot carry stays unset for every device of the shape
         out[name] = exp if exp.hostname in (None, name) else _renamed(exp, name)
     return out

@@ -125,6 +125,10 @@ class Fabric:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: the devices whose rendered config is checked for lost values (RC150); None: every device
     scope: frozenset[str] | None = None
+    #: the expressibility check's read-backs, desired.shape key -> (device, parse(render(its desired state
+    #: with one port of each port group))), for the devices without extra_config lines: `expressible_states`
+    #: takes them instead of rendering and reading back those devices again
+    readbacks: dict[tuple, tuple[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def diag(
         self, path: Path_, severity: str, code: str, message: str, hint: str = "", key: bool = False

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from roceconf import platforms
-from roceconf.intent.desired import desired_state, intended_state, shape
+from roceconf.intent.desired import desired_state, intended_state, port_groups, shape
 from roceconf.intent.fabric import DeviceSpec, Fabric
-from roceconf.names import compress_interfaces
+from roceconf.names import compress_interfaces, natural_key
 from roceconf.render import render_state
 from roceconf.resources import MissingResource
 from roceconf.state import META_FIELDS, DeviceState
@@ -182,18 +182,26 @@ def device_losses(dev: DeviceSpec) -> list[Loss]:
     return [loss for loss, _ in _losses(dev)]
 
 
-def _losses(dev: DeviceSpec) -> list[tuple[Loss, str]]:
-    """``device_losses`` with the state path each loss's origin was found from."""
+def _losses(dev: DeviceSpec, keep: dict[tuple, tuple[str, Any]] | None = None, key: tuple = ()) -> list[tuple[Loss, str]]:
+    """``device_losses`` with the state path each loss's origin was found from. ``keep``: where the read-back
+    goes under ``key`` for `desired.expressible_states` (``Fabric.readbacks``)."""
     plat = platforms.get(dev.platform)
-    desired = desired_state(dev)
+    groups = port_groups(dev)
+    reps = None if groups is None else list(groups)
+    desired = desired_state(dev, reps)
     try:
         back = plat.parse(render_state(desired))
     except MissingResource:  # no template at all: an installation error (exit 2), not a loss
         raise
     except Exception as e:  # noqa: BLE001 - a broken template must not hide the loss of every value
         return [(Loss(dev.name, dev.platform, "(render)", "config", f"failed: {e}", (), dev.path), "")]
+    if keep is not None and not desired.extra_config:  # expressible() reads no meta data: not kept
+        keep[key] = (dev.name, back.renamed(warnings=[], sources={}, defaults=[]))
+    found = differences(intended_state(dev, reps), back)
+    if groups is not None:
+        found = _every_port(dev, found, groups)
     merged: dict[tuple[str, str, str], tuple[Loss, str]] = {}
-    for path, want, got in differences(intended_state(dev), back):
+    for path, want, got in found:
         parts = path.split(".")
         port = None
         if parts[0] == "interfaces" and len(parts) > 2:
@@ -209,6 +217,34 @@ def _losses(dev: DeviceSpec) -> list[tuple[Loss, str]]:
             first,
         )
     return list(merged.values())
+
+
+def _every_port(
+    dev: DeviceSpec, found: list[tuple[str, Any, Any]], groups: dict[str, list[str]]
+) -> list[tuple[str, Any, Any]]:
+    """`differences` of a device rendered with one port of each group (``desired.port_groups``) as those of
+    the device with all its ports: each port's differences are its group's first port's, in the order the
+    whole device gives (the interface table's leaves are one run, port by port in natural order)."""
+    head: list[tuple[str, Any, Any]] = []
+    tail: list[tuple[str, Any, Any]] = []
+    per: dict[str, list[tuple[str, Any, Any]]] = {}
+    for item in found:
+        path = item[0]
+        if path.startswith("interfaces.") and path.count(".") >= 2:
+            port, rest = path[11:].split(".", 1)
+            per.setdefault(port, []).append((rest, item[1], item[2]))
+        else:
+            (tail if per else head).append(item)
+    if not per:
+        return found
+    rep_of = {n: rep for rep, names in groups.items() for n in names}
+    mid = [
+        (f"interfaces.{n}.{rest}", want, got)
+        for n in sorted(dev.ports, key=natural_key)
+        if n in rep_of
+        for rest, want, got in per.get(rep_of[n], ())
+    ]
+    return head + mid + tail
 
 
 def _group_key(dev: DeviceSpec, ports: dict[int, tuple] | None = None) -> tuple:
@@ -232,7 +268,7 @@ def fabric_losses(fab: Fabric) -> dict[str, list[Loss]]:
             continue
         key = _group_key(dev, ports)
         if key not in cache:
-            cache[key] = (dev, _losses(dev))
+            cache[key] = (dev, _losses(dev, fab.readbacks, key))
         first, found = cache[key]
         # the origin is this device's own when it is another intent entry than the one rendered
         same = first.path == dev.path

@@ -10,7 +10,8 @@ from typing import Any
 from roceconf.compile import output_name
 from roceconf.diagnostics import Diagnostic
 from roceconf.intent import Fabric
-from roceconf.intent.desired import desired_state
+from roceconf.intent.desired import desired_state, port_groups, shape
+from roceconf.intent.fabric import DeviceSpec
 from roceconf.names import natural_key
 from roceconf.plan.load import read_intent
 from roceconf.plan.model import (
@@ -26,7 +27,7 @@ from roceconf.plan.model import (
     PlanSide,
 )
 from roceconf.plan.rules import DisruptionRule, classify
-from roceconf.render import PLACEHOLDER, PLAIN_NAME, ShapeRenderer
+from roceconf.render import PLACEHOLDER, PLAIN_NAME, ShapeRenderer, render_state
 from roceconf.resources import MissingResource
 from roceconf.state import DeviceState
 
@@ -93,11 +94,44 @@ def _flatten(sem: dict[str, Any]) -> Flat:
 
 @dataclass
 class _Shape:
-    """Desired state shared by every device expanded from one intent entry (same settings and ports)."""
+    """Desired state shared by every device expanded from one intent entry (same settings and ports).
 
-    state: DeviceState
+    ``flat`` is built from the state with one port of each port group (``desired.port_groups``), each port
+    of a group given its first port's (read-only) values; the full state is built when the shape is
+    rendered (``state``), and kept only when several devices share it."""
+
+    dev: DeviceSpec
     flat: Flat
-    sem: dict[str, Any]
+    devices: int = 0
+    _state: DeviceState | None = None
+
+    @property
+    def state(self) -> DeviceState:
+        if self._state is not None:
+            return self._state
+        state = desired_state(self.dev)
+        if self.devices > 1:
+            self._state = state
+        return state
+
+
+def _shape_flat(dev: DeviceSpec) -> Flat:
+    """``_flatten`` of the device's desired state without its hostname."""
+    groups = port_groups(dev)
+    if groups is None:
+        sem = desired_state(dev).semantic()
+        sem.pop("hostname", None)
+        return _flatten(sem)
+    sem = desired_state(dev, list(groups)).semantic()
+    sem.pop("hostname", None)
+    flat_dev, flat_ports = _flatten(sem)
+    rep_of = {n: rep for rep, names in groups.items() for n in names}
+    ports = {
+        n: flat_ports[rep_of[n]]
+        for n in sorted(dev.ports, key=natural_key)
+        if n in rep_of and rep_of[n] in flat_ports
+    }
+    return flat_dev, ports
 
 
 @dataclass
@@ -109,15 +143,18 @@ class _Side:
     _renderer: ShapeRenderer = field(default_factory=ShapeRenderer)
 
     def render(self, name: str) -> str:
-        if name not in self._texts:
-            shape = self.shapes[name]
+        if name in self._texts:
+            return self._texts[name]
+        shape = self.shapes[name]
+        try:
+            if shape.devices == 1:  # a device of its own: its text, once (nothing to share)
+                return render_state(shape.state)
             state = shape.state.model_copy(update={"hostname": name})
-            try:
-                self._texts[name] = self._renderer.render(id(shape), state)
-            except MissingResource:  # a broken installation is an error, never an empty diff
-                raise
-            except Exception as e:  # noqa: BLE001 - a plan still shows the rest
-                self._texts[name] = f"# cannot render {name}: {e}\n"
+            self._texts[name] = self._renderer.render(id(shape), state)
+        except MissingResource:  # a broken installation is an error, never an empty diff
+            raise
+        except Exception as e:  # noqa: BLE001 - a plan still shows the rest
+            self._texts[name] = f"# cannot render {name}: {e}\n"
         return self._texts[name]
 
     def file(self, name: str) -> str:
@@ -132,15 +169,14 @@ class _Side:
 def _side(label: str, fab: Fabric) -> _Side:
     side = _Side(label, fab)
     cache: dict[tuple, _Shape] = {}
+    ports: dict[int, tuple] = {}
     for name in sorted(fab.devices, key=natural_key):
         dev = fab.devices[name]
-        key = (dev.platform, id(dev.settings), id(dev.ports))
+        key = shape(dev, ports)  # ports by content: devices listed one by one share a shape too
         if key not in cache:
-            state = desired_state(dev)
-            sem = state.semantic()
-            sem.pop("hostname", None)
-            cache[key] = _Shape(state, _flatten(sem), sem)
-        side.shapes[name] = cache[key]
+            cache[key] = _Shape(dev, _shape_flat(dev))
+        found = side.shapes[name] = cache[key]
+        found.devices += 1
     return side
 
 
@@ -423,7 +459,7 @@ def build_plan(old: Fabric, new: Fabric, old_label: str | None = None, new_label
         sa, sb = a.shapes[name], b.shapes[name]
         ck = (id(sa), id(sb))
         if ck not in diff_cache:
-            raw = [] if sa.sem == sb.sem else _raw_diff(sa.flat, sb.flat)
+            raw = [] if sa.flat == sb.flat else _raw_diff(sa.flat, sb.flat)
             # a new platform replaces the whole config: the other differences follow from it
             diff_cache[ck] = [r for r in raw if r[0] == ("platform",)] or raw
         raws = diff_cache[ck]
@@ -582,8 +618,8 @@ def _device_diff(
     action: Action = "remove" if not in_b else "add" if not in_a else "change"
     plat = (b.fab.devices[name] if in_b else a.fab.devices[name]).platform
     key = (id(a.shapes[name]), id(b.shapes[name])) if memo is not None and in_a and in_b else None
-    if key is not None and not PLAIN_NAME.fullmatch(name):
-        key = None
+    if key is not None and (not PLAIN_NAME.fullmatch(name) or 1 in (a.shapes[name].devices, b.shapes[name].devices)):
+        key = None  # a shape pair of one device: its own diff, no placeholder diff beside it
     hit = memo.get(key) if key is not None and memo is not None else None
     if hit is not None and hit[0] is not None and hit[3] >= 2:
         text, added, removed = hit[0].replace(PLACEHOLDER, name), hit[1], hit[2]
