@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+import roceconf.health.packed as packed
 import roceconf.health.rules as R
 from roceconf.counters.model import PORT_COUNTERS, ROCE_ERRORS, PortCounters, Snapshot
-from roceconf.health import packed
 from roceconf.intent import DeviceSpec, Fabric
 from roceconf.intent.rules import Rule
 from roceconf.jsontext import fields_of
