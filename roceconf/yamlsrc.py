@@ -281,12 +281,16 @@ class PlainScalars:
         tag = str(self._resolver.resolve(ScalarNode, value, (True, False)))
         if not self._accept(tag):
             raise self._refused(tag)
+        con = self._constructor
         try:
-            out = self._constructor.construct_object(ScalarNode(tag, value), deep=True)
+            out = con.construct_object(ScalarNode(tag, value), deep=True)
         except Exception:  # noqa: BLE001 - whatever ruamel would say about it, it says on its own path
             if not self._wrap:
                 raise
             raise self._refused(tag) from None
+        finally:  # each node is new: nothing to keep (an instance may serve many documents)
+            con.constructed_objects.clear()
+            con.recursive_objects.clear()
         if len(self._memo) < self._limit:
             self._memo[value] = out
         return out

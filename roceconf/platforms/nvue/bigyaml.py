@@ -36,11 +36,30 @@ class _MergeKey(Exception):
 _MERGE = "tag:yaml.org,2002:merge"
 
 
+def _accept(tag: str) -> bool:
+    return tag != _MERGE
+
+
+def _refused(_tag: str) -> Exception:
+    return _MergeKey()
+
+
+#: the plain scalars' resolver and constructor, made once (ruamel's YAML() and its plug-in search cost as much
+#: as reading a small document); its memo holds the values of scalar texts, whatever document they are in
+_SCALARS: list[PlainScalars] = []
+
+
+def _scalars() -> PlainScalars:
+    if not _SCALARS:
+        _SCALARS.append(PlainScalars(_accept, _refused))
+    return _SCALARS[0]
+
+
 def load(text: str, lines: list[str], node_cls: type, leaf_cls: type, max_nodes: int) -> Any:
     """The Node/Leaf tree of ``text`` (lines 1-based, as the ruamel path gives them); yaml.YAMLError on text
     libyaml cannot parse, :class:`Unsupported` on what this path does not evaluate, ValueError over
     ``max_nodes`` nodes or :data:`MAX_DEPTH` levels."""
-    scalars = PlainScalars(lambda tag: tag != _MERGE, lambda _tag: _MergeKey())
+    scalars = _scalars()
     budget = max_nodes
 
     def text_at(line: int | None) -> str:
