@@ -22,8 +22,8 @@ from roceconf.platforms.sonic.syntax import (
     _collect,
     _Entry,
     _int,
-    _Reader,
     _ref,
+    read_documents,
 )
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 from roceconf.units import expand_ints
@@ -103,10 +103,9 @@ class _Parser:
 
     # ---- entry point
     def run(self) -> DeviceState:
-        reader = _Reader(self.text)
-        docs = reader.documents()
+        docs, issues = read_documents(self.text)
         syntax = 0
-        for line, msg, code in reader.issues:
+        for line, msg, code in issues:
             if code == "SYNTAX":
                 syntax += 1
                 if syntax > 10:
