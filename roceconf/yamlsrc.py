@@ -305,6 +305,9 @@ def _plain_value(node: Any) -> Any:
     return str(node)
 
 
+_MISSING = object()
+
+
 def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
     """The plain data and positions :func:`_walk` gives for ``text``, built from libyaml's event parser
     (PyYAML's C parser: linear, about 40x faster than ruamel's pure-Python one). Anything it does not
@@ -320,9 +323,11 @@ def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
     stack: list[list[Any]] = []
     root: Any = None
     done = False
+    plains: dict[str, Any] = {}  # a plain value's text -> its value
     try:
-        events = libyaml.parse(text, Loader=libyaml.CSafeLoader)
-        for ev in events:
+        loader = libyaml.CSafeLoader(text)
+        next_event = loader.get_event  # what libyaml.parse yields, without its generator
+        while (ev := next_event()) is not None:
             kind = type(ev)
             if kind is libyaml.ScalarEvent:
                 if ev.anchor is not None or ev.tag is not None:
@@ -349,7 +354,13 @@ def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
                     kpath = top[1] + (key,)
                     keys[kpath] = (mark.line + 1, mark.column + 1)
                     continue
-                value = _plain_value(scalars.plain(ev.value)) if plain else ev.value
+                if plain:
+                    text_value = ev.value
+                    value = plains.get(text_value, _MISSING)
+                    if value is _MISSING:
+                        value = plains[text_value] = _plain_value(scalars.plain(text_value))
+                else:
+                    value = ev.value
                 if top[2]:
                     vpath = top[1] + (top[3],)
                     top[0][top[3]] = value
