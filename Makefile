@@ -31,7 +31,8 @@ test: $(STAMP) system-packages
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 3 --dist loadgroup --no-loadscope-reorder -p no:cacheprovider
 
-# what CI's `make test` halves, samples or leaves to a bench: hypothesis' full example counts (tests/strategies.py
+# what CI's `make test` leaves out (tests/heavy-tests.txt: the slow second witnesses, each with the lighter test
+# in make test that makes the same assertion), halves, samples or leaves to a bench: hypothesis' full example counts (tests/strategies.py
 # examples()), the slow drift reference on every pod device (make test: every faulted device, one of each shape
 # and 24 more; tests/test_drift_reports.py) and the 32,768-GPU drift verdicts (bench/bench_scale.py)
 test-full: $(STAMP) system-packages

@@ -16,6 +16,11 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+def full_run() -> bool:
+    """``make test-full`` (ROCECONF_TEST_FULL=1): every test, with the heavy tests of tests/heavy-tests.txt."""
+    return bool(os.environ.get("ROCECONF_TEST_FULL"))
+
+
 def _retry_local_constants() -> None:
     """Hypothesis scans ``sys.modules`` for the constants of local modules with ``list(sys.modules.items())``
     (hypothesis/internal/conjecture/providers.py). That copy itself raises "dictionary changed size during
@@ -54,6 +59,24 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 SLOW_TESTS = Path(__file__).with_name("slow-tests.txt")
+HEAVY_TESTS = Path(__file__).with_name("heavy-tests.txt")
+
+
+def heavy_tests() -> dict[str, str]:
+    """{node id (or a module's path): the test of ``make test`` that makes the same kind of assertion} of the
+    tests only ``make test-full`` runs (tests/heavy-tests.txt: ``NODE ID  |  LIGHTER SIBLING  |  WHY``)."""
+    out: dict[str, str] = {}
+    for line in HEAVY_TESTS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            nodeid, sibling, _why = (x.strip() for x in line.split("|", 2))
+            out[nodeid] = sibling
+    return out
+
+
+def _is_heavy(nodeid: str, heavy: dict[str, str]) -> bool:
+    """``nodeid`` (without its ``@group``) is listed, or a parametrisation of a listed test, or in a listed module."""
+    base = nodeid.split("[", 1)[0]
+    return nodeid in heavy or base in heavy or nodeid.split("::", 1)[0] in heavy
 
 
 def _measured_seconds() -> dict[str, float]:
@@ -81,6 +104,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     on one worker, and with ``--no-loadscope-reorder`` (the Makefile's) units are handed out in this order, so
     starting the longest ones first lets both workers finish together instead of one of them starting a
     two-minute test at the end. Only the order changes; every collected test still runs."""
+    heavy = heavy_tests()
+    if full_run() and not config.option.keyword and not config.option.markexpr and len(items) > 1000:
+        # the whole suite collected: a line of heavy-tests.txt that matches no test has rotted
+        unmatched = [n for n in heavy if not any(_is_heavy(i.nodeid.split("@", 1)[0], {n: ""}) for i in items)]
+        if unmatched:
+            raise pytest.UsageError(f"tests/heavy-tests.txt names tests that do not exist: {', '.join(unmatched)}")
+    if not full_run():
+
+        def plain(item: pytest.Item) -> str:
+            return item.nodeid.split("@", 1)[0]
+
+        dropped = [item for item in items if _is_heavy(plain(item), heavy)]
+        if dropped:  # deselected, not skipped: they are not run here at all, and make test-full runs them
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = [item for item in items if not _is_heavy(plain(item), heavy)]
     seconds = _measured_seconds()
 
     def unit(item: pytest.Item) -> str:  # as xdist's loadgroup names it (its own hook may run before this one)

@@ -279,13 +279,21 @@ class _Names:
 
     def apply(self, pc: PortCounters, values: dict[str, int], unknown: set[str]) -> None:
         """:func:`apply_names` of ``values`` into ``pc``; the names not understood go to ``unknown``."""
+        meaning_of = self.meaning_of
+        prio = pc.prio
         for name, v in values.items():
-            kind, c, p = self.meaning(name)
-            if kind == "port":
+            got = meaning_of.get(name)
+            kind, c, p = self.meaning(name) if got is None else got
+            if kind == "prio":
+                # PortCounters.add_prio
+                if 0 <= p <= 7 and v >= 0:
+                    d = prio.get(c)
+                    if d is None:
+                        d = prio[c] = {}
+                    d[p] = d.get(p, 0) + int(v)
+            elif kind == "port":
                 if c in PORT_COUNTERS:
                     pc.port[c] = pc.port.get(c, 0) + v if c in pc.port and c == "rx_discards_phy" else v
-            elif kind == "prio":
-                pc.add_prio(c, p, v)
             elif kind == "notable":
                 unknown.add(name)
 

@@ -339,8 +339,13 @@ def to_int(value: Any) -> int | None:
     kind = type(value)
     if kind is int:  # the common cases first (bool is a subclass of int, never a count: its type is not int)
         return value if value >= 0 else None
-    if kind is str and value.isdigit() and len(value) <= 20:  # what the general path makes of it
-        return int(value)
+    if kind is str:  # a plain string: the string path below, without the type tests on the way
+        if value.isdigit() and len(value) <= 20:  # what the general path makes of it
+            return int(value)
+        s = value.strip().replace(",", "")
+        return int(s) if s.isdigit() and len(s) <= 20 else None
+    if value is None:
+        return None
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

@@ -19,6 +19,7 @@ from roceconf import forkmap, jsontext, limits, platforms
 from roceconf.counters.model import Snapshot
 from roceconf.drift.audit import run_pool
 from roceconf.drift.collect import CollectError, Target, load_inventory, read_commands, read_with_retries
+from roceconf.gcpolicy import batch
 from roceconf.health.evaluate import DeviceHealth, HealthReport, device_result, evaluate, evaluate_each
 from roceconf.inputfile import InputFileError, read_text
 from roceconf.intent import DeviceSpec, Fabric
@@ -248,15 +249,19 @@ def health_offline(
         return device_result(fab.devices[n], got)
 
     procs = min(workers, os.cpu_count() or 1, len(names) // _MIN_CHUNK)
-    if procs > 1 and forkmap.available():
-        results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, 128)
-    else:
-        results = map(one, names)
-    return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
+    # the cyclic collector paused (the forked workers inherit it): reading and evaluating make no cycles, and a
+    # fabric's results are many objects the collector would walk again and again (roceconf.gcpolicy)
+    with batch():
+        if procs > 1 and forkmap.available():
+            results: Iterable[DeviceHealth] = forkmap.forked_map(one, names, procs, _MIN_CHUNK, _MAX_CHUNK)
+        else:
+            results = map(one, names)
+        return evaluate_each(fab, ((r.device, r) for r in results), source=f"counters {directory}", meta=meta)
 
 
-#: devices per task of the process pool (a chunk's results travel back together)
-_MIN_CHUNK = 16
+#: devices per task of the process pool (a chunk's results travel back together); at most 64 (a third of a
+#: second of work): the last tasks end close together, no core waits long for the other's
+_MIN_CHUNK, _MAX_CHUNK = 16, 64
 
 
 def _names(fab: Fabric, device: str | list[str] | None) -> list[str]:

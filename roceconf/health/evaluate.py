@@ -232,6 +232,12 @@ class PortHealth:
                 secs += iv.seconds
         return total / secs if secs > 0 else None
 
+    def means(self, counter: str) -> list[float | None]:
+        """:meth:`mean` of a per-priority counter for each priority 0-7."""
+        if self._packed:
+            return packed.means(self._intervals, counter)
+        return [self.mean(counter, p) for p in range(8)]
+
     def by_priority(self) -> dict[int | None, list[Finding]]:
         out: dict[int | None, list[Finding]] = {}
         for f in self.findings:
@@ -586,11 +592,13 @@ def _correlate(
         pa, pb = a.ports.get(port), b.ports.get(pport)
         if pa is None or pb is None or not pa.has_rates or not pb.has_rates:
             continue
-        for p in range(8):
-            sent = pa.mean("pfc_tx", p)
+        seens = None
+        for p, sent in enumerate(pa.means("pfc_tx")):
             if sent is None or sent < th.partner_min_rate:
                 continue
-            seen = pb.mean("pfc_rx", p)
+            if seens is None:
+                seens = pb.means("pfc_rx")
+            seen = seens[p]
             if seen is None:
                 continue
             if seen < th.partner_share * sent:

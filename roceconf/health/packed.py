@@ -11,6 +11,7 @@ key order, so a report drawn from packed ports is the report drawn from the dict
 from __future__ import annotations
 
 from array import array
+from itertools import chain
 from typing import Any
 
 from roceconf.counters.model import PortCounters
@@ -28,7 +29,7 @@ _MAX_LAYOUTS = 4096
 class Layout:
     """Which number is which in a packed interval or sample; ``pos``: (counter, priority or None) -> index."""
 
-    __slots__ = ("gauges", "port", "pos", "prio")
+    __slots__ = ("by_prio", "gauges", "port", "pos", "prio")
 
     def __init__(self, prio: tuple[Any, ...], port: tuple[str, ...], gauges: tuple[Any, ...]) -> None:
         self.prio, self.port, self.gauges = prio, port, gauges
@@ -39,13 +40,22 @@ class Layout:
         for c in port:
             pos[(c, None)] = len(pos)
         self.pos = pos
+        #: counter -> the index of each priority 0-7 (None: not in the layout), worked out on first use
+        self.by_prio: dict[str, tuple[int | None, ...]] = {}
+
+    def indexes(self, counter: str) -> tuple[int | None, ...]:
+        """The index of ``(counter, p)`` for p = 0..7 (None where the layout has none)."""
+        got = self.by_prio.get(counter)
+        if got is None:
+            got = self.by_prio[counter] = tuple(self.pos.get((counter, p)) for p in range(8))
+        return got
 
 
 def _layout(prio: dict[str, dict[int, Any]], port: dict[str, Any], gauges: dict[str, dict[int, Any]]) -> Layout:
     key = (
-        tuple((c, tuple(d)) for c, d in prio.items()),
+        tuple(zip(prio, map(tuple, prio.values()), strict=True)),  # ((counter, (priority, ...)), ...)
         tuple(port),
-        tuple((c, tuple(d)) for c, d in gauges.items()),
+        tuple(zip(gauges, map(tuple, gauges.values()), strict=True)),
     )
     lay = _LAYOUTS.get(key)
     if lay is None:
@@ -58,11 +68,15 @@ def _layout(prio: dict[str, dict[int, Any]], port: dict[str, Any], gauges: dict[
 def _numbers(values: list[Any], code: str) -> Any:
     """``values`` as an array of doubles (``d``: every value a float) or of unsigned 64-bit integers (``Q``:
     every value an int that fits); otherwise as they are, in a tuple (the same values back either way)."""
-    if code == "d" and all(type(v) is float for v in values):
+    kinds = set(map(type, values))
+    if code == "d" and kinds <= _FLOAT:
         return array("d", values)
-    if code == "Q" and all(type(v) is int and 0 <= v < _U64 for v in values):
+    if code == "Q" and kinds <= _INT and (not values or (min(values) >= 0 and max(values) < _U64)):
         return array("Q", values)
     return tuple(values)
+
+
+_FLOAT, _INT = {float}, {int}
 
 
 def _dicts(pairs: tuple[Any, ...], values: Any, at: int) -> tuple[dict[str, dict[int, Any]], int]:
@@ -81,7 +95,7 @@ PackedInterval = tuple[float, float, tuple[str, ...], Layout, Any]
 def pack_interval(start: float, seconds: float, prio: dict[str, dict[int, float]], port: dict[str, float],
                   reset: list[str]) -> PackedInterval:
     lay = _layout(prio, port, {})
-    values = [v for d in prio.values() for v in d.values()]
+    values = list(chain.from_iterable(map(dict.values, prio.values())))
     values += port.values()
     return (start, seconds, tuple(reset), lay, _numbers(values, "d"))
 
@@ -107,6 +121,17 @@ def mean(packed: tuple[PackedInterval, ...], counter: str, priority: int | None)
     return total / secs if secs > 0 else None
 
 
+def means(packed: tuple[PackedInterval, ...], counter: str) -> list[float | None]:
+    """:func:`mean` of ``counter`` for each priority 0-7 (the same sums in the same order)."""
+    if len(packed) == 1:  # two samples: one interval
+        _start, seconds, _reset, lay, values = packed[0]
+        secs = 0.0 + seconds
+        if not secs > 0:
+            return [None] * 8
+        return [None if i is None else (0.0 + values[i] * seconds) / secs for i in lay.indexes(counter)]
+    return [mean(packed, counter, p) for p in range(8)]
+
+
 # ------------------------------------------------------------------------------------------- samples
 #: a packed sample of one port: (layout, counters then gauges, wd_shut, wd_read, link counters)
 PackedCounters = tuple[Layout, Any, Any, Any, Any]
@@ -114,9 +139,9 @@ PackedCounters = tuple[Layout, Any, Any, Any, Any]
 
 def pack_counters(pc: PortCounters) -> PackedCounters:
     lay = _layout(pc.prio, pc.port, pc.gauges)
-    values = [v for d in pc.prio.values() for v in d.values()]
+    values = list(chain.from_iterable(map(dict.values, pc.prio.values())))
     values += pc.port.values()
-    values += [v for d in pc.gauges.values() for v in d.values()]
+    values += chain.from_iterable(map(dict.values, pc.gauges.values()))
     # link counters (roceconf cabling's; nothing health reports): as read, None when there are none
     link = tuple(pc.link.items()) if pc.link else None
     return (lay, _numbers(values, "Q"), pc.wd_shut, pc.wd_read, link)
@@ -131,4 +156,4 @@ def unpack_counters(packed: PackedCounters) -> PortCounters:
                         link=dict(link) if link else {})
 
 
-__all__ = ["Layout", "mean", "pack_counters", "pack_interval", "unpack_counters", "unpack_interval"]
+__all__ = ["Layout", "mean", "means", "pack_counters", "pack_interval", "unpack_counters", "unpack_interval"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+from roceconf.gcpolicy import batch
 from roceconf.health.evaluate import DeviceHealth, HealthReport
 from roceconf.health.rules import ALL
 from roceconf.intent.rules import Rule
@@ -124,21 +125,43 @@ def _prio(p: int | None) -> str:
 
 
 def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
+    with batch():  # a fabric's results are many objects: not walked again for each table (roceconf.gcpolicy)
+        return _text(report, color, width)
+
+
+def _text(report: HealthReport, color: bool, width: int) -> str:
     buf, con = scaffold.text_console(color, width)
     con.print(scaffold.text_title("health", report))
+    # without colour the lines of the devices that have no table are printed together, a fabric's worth in
+    # a few calls (each line wrapped on its own as when printed alone; highlighting adds no style here)
+    pending: list[str] = []
+
+    def line(text: str) -> None:
+        if color:
+            con.print(text)
+        else:
+            pending.append(text)
+
+    def flush() -> None:
+        if pending:
+            con.print("\n".join(pending), highlight=False)
+            pending.clear()
+
     for d in report.devices:
-        con.print()
+        line("")
         span = (
             f"{len(d.samples)} samples over {d.samples[-1] - d.samples[0]:.1f} s"
             if len(d.samples) > 1
             else ""
         )
-        con.print(f"{scaffold.text_device(d, _STYLE)}  {span}")
+        line(f"{scaffold.text_device(d, _STYLE)}  {span}")
         if d.status == "unknown":
+            flush()
             con.print(f"  could not read: {escape.plain(d.reason)}", markup=False)
             continue
         if not d.findings:
             continue
+        flush()
         t = scaffold.text_table(("severity", "rule", "ports", "prio", "finding", "impact", "fix"),
                                 ("impact", "finding", "fix"))
         for x in d.causes:
@@ -152,6 +175,7 @@ def to_text(report: HealthReport, color: bool = False, width: int = 140) -> str:
                 esc(x.hint),
             )
         con.print(t)
+    flush()
     con.print()
     con.print(scaffold.text_totals(report, "nothing judged: no device of the intent was selected"))
     return buf.getvalue()

@@ -54,6 +54,9 @@ SOURCES = {
 }
 
 
+_PFC_KEYS = frozenset({"rxFrames", "txFrames"})
+
+
 def _first(d: dict[str, Any], *names: str) -> int | None:
     for n in names:
         if n in d:
@@ -112,12 +115,15 @@ def _read(
                 if p is None or not isinstance(c, dict):
                     unknown.add(f"{cmd}: priority {prio}")
                     continue
-                unknown.update(f"{cmd}: {k}" for k in c if k not in ("rxFrames", "txFrames"))
-                rx, tx = _first(c, "rxFrames"), _first(c, "txFrames")
-                if rx is not None:
-                    pc.set_prio("pfc_rx", p, rx)
-                if tx is not None:
-                    pc.set_prio("pfc_tx", p, tx)
+                if not c.keys() <= _PFC_KEYS:
+                    unknown.update(f"{cmd}: {k}" for k in c if k not in _PFC_KEYS)
+                # _first(c, name) of each; set_prio (to_int gives a count or None)
+                rx = to_int(c["rxFrames"]) if "rxFrames" in c else None
+                tx = to_int(c["txFrames"]) if "txFrames" in c else None
+                if rx is not None and 0 <= p <= 7:
+                    pc.prio.setdefault("pfc_rx", {})[p] = rx
+                if tx is not None and 0 <= p <= 7:
+                    pc.prio.setdefault("pfc_tx", {})[p] = tx
         elif cmd == WATCHDOG:
             for q, c in (body.get("txQueues") or {}).items():
                 p = priority_of(q)
@@ -143,15 +149,15 @@ def _read(
                 if p is None:
                     unknown.add(f"{cmd}: traffic class {q}")
                 v = _drops(c) if isinstance(c, dict) else None
-                if p is not None and v is not None:
-                    pc.set_prio("queue_drops", p, v)
+                if p is not None and v is not None and 0 <= p <= 7:  # set_prio: v is a count
+                    pc.prio.setdefault("queue_drops", {})[p] = v
         elif cmd == ECN:
             for q, c in (body.get("queueCounters") or {}).items():
                 p, v = priority_of(q), to_int(c)
                 if p is None:
                     unknown.add(f"{cmd}: queue {q}")
-                if p is not None and v is not None:  # "-": not counted on that queue
-                    pc.set_prio("ecn_marked", p, v)
+                if p is not None and v is not None and 0 <= p <= 7:  # "-": not counted on that queue
+                    pc.prio.setdefault("ecn_marked", {})[p] = v
 
 
 def _link(data: dict[str, Any], ports: dict[str, PortCounters]) -> None:

@@ -127,13 +127,59 @@ def _from_json(data: Any, unknown: set[str]) -> Reading:
             for od in _objs(phy, "optics-diagnostics")[:1]:
                 entry["optics"] = {k: _leaf(v) for k, v in od.items() if k != "attributes"}
             for st in _objs(phy, "ethernet-mac-pfc-statistics"):
-                flat = {k: _leaf(v) for k, v in st.items() if k != "attributes"}
-                _put(entry["pfc"], flat, "mac-pfc-dot1p", _PFC, unknown)
+                _put_json(entry["pfc"], st, "mac-pfc-dot1p", _PFC, unknown)
             for qc in _objs(phy, "queue-counters"):
                 for q in _objs(qc, "queue"):
-                    flat = {k: _leaf(v) for k, v in q.items() if k != "attributes"}
-                    _put(entry["queue"], flat, "queue-number", _QUEUE, unknown)
+                    _put_json(entry["queue"], q, "queue-number", _QUEUE, unknown)
     return out
+
+
+def _put_json(
+    into: dict[int, dict[str, int]], node: dict[str, Any], key: str, known: dict[str, str], unknown: set[str]
+) -> None:
+    """:func:`_put` of a JSON object's leaves (``{element: [{"data": value}]}``, its attributes left out),
+    each leaf read only where its element is used."""
+    if key not in node:
+        return
+    p = to_int(_leaf(node[key]))
+    if p is None:
+        return
+    row = into.setdefault(p, {})
+    elements = _ELEMENTS.get((key, id(known)))
+    if elements is None:
+        elements = _ELEMENTS[(key, id(known))] = {}
+    for k, v in node.items():
+        if k == "attributes":
+            continue
+        what = elements.get(k)
+        if what is None:
+            what = _element(key, k, known)
+            if len(elements) < 4096:
+                elements[k] = what
+        # every leaf read as _put reads it (a value int() refuses ends the reading there too): _leaf, to_int
+        val = v[0].get("data") if isinstance(v, list) and v and isinstance(v[0], dict) else None
+        n = int(val) if type(val) is str and val.isdigit() and len(val) <= 20 else to_int(val)
+        if what == 2:
+            row[k[:-3]] = -1
+        elif what == 1:
+            row[k] = -1 if n is None else n
+        elif what == 3 and n is not None:
+            unknown.add(k)
+
+
+#: (key, id of its table) -> element -> what :func:`_put` does with the element (:func:`_element`); the tables
+#: are module constants
+_ELEMENTS: dict[tuple[str, int], dict[str, int]] = {}
+
+
+def _element(key: str, k: str, known: dict[str, str]) -> int:
+    """What :func:`_put` does with element ``k``: 2 the "Not Available" of a known counter, 1 a known counter,
+    3 a number worth listing as not understood, 0 nothing."""
+    if k.endswith("-na") and k[:-3] in known:
+        return 2
+    if k in known:
+        return 1
+    return 3 if k != key and _notable(key, k) else 0
 
 
 def _speed(entry: dict[str, Any], oper: Any, speed: Any) -> None:

@@ -87,6 +87,16 @@ _KNOWN = {
 }
 
 
+#: the names of a row that are known or name its priority (a row with no other is not looked through)
+_READ_NAMES = {kind: frozenset({*names, _ROW_KEY[kind]}) for kind, names in _KNOWN.items()}
+_PFC_PAIRS = (
+    ("rx-pause-frames", "pfc_rx"),
+    ("tx-pause-frames", "pfc_tx"),
+    ("rx-pause-duration", "pfc_rx_us"),
+    ("tx-pause-duration", "pfc_tx_us"),
+)
+
+
 def _value(v: Any) -> int | None:
     """A JSON number, or a text cell: a plain count, or ``N Bytes`` with N whole (NVUE's table renders some
     frame counts with byte units; ``75.19 KB`` is a rounded rendering, never read as a count)."""
@@ -213,23 +223,20 @@ def _read(
             warnings.append(f"{cmd}: neither JSON nor an NVUE table")
         return
     pc = ports.setdefault(name, PortCounters())
+    read = _READ_NAMES[kind]
     for p, row in data.items():
-        unknown.update(
-            f"{kind}: {k}"
-            for k, v in row.items()
-            if k not in _KNOWN[kind] and k != _ROW_KEY[kind] and _value(v) is not None
-        )
-        if kind == "counters qos pfc-stats":
-            pairs = (
-                ("rx-pause-frames", "pfc_rx"),
-                ("tx-pause-frames", "pfc_tx"),
-                ("rx-pause-duration", "pfc_rx_us"),
-                ("tx-pause-duration", "pfc_tx_us"),
+        if not row.keys() <= read:
+            unknown.update(
+                f"{kind}: {k}"
+                for k, v in row.items()
+                if k not in _KNOWN[kind] and k != _ROW_KEY[kind] and _value(v) is not None
             )
-            for k, c in pairs:
-                v = _value(row.get(k))
-                if v is not None:
-                    pc.set_prio(c, p, v)
+        if kind == "counters qos pfc-stats":
+            for k, c in _PFC_PAIRS:
+                v = row.get(k)
+                v = v if type(v) is int and v >= 0 else _value(v)  # a JSON count as _value reads it
+                if v is not None and p <= 7:  # set_prio: p is 0-9 (priority_of), v a count
+                    pc.prio.setdefault(c, {})[p] = v
         elif kind == "counters qos egress-queue-stats":
             drops = [_value(row[k]) for k in ("tx-uc-buffer-discards", "wred-discards") if k in row]
             if drops and None not in drops:  # a part that cannot be read makes the sum unknown

@@ -29,7 +29,7 @@ import re
 from typing import Any
 
 from roceconf.counters.model import FEC_MODES, CounterSpec, PortCounters, fec_mode_code, same_commands, to_int
-from roceconf.counters.parsing import priority_of, tables
+from roceconf.counters.parsing import priority_of, table_blocks
 from roceconf.platforms.sonic import optics
 
 log = logging.getLogger(__name__)
@@ -96,11 +96,14 @@ BACKPLANE = re.compile(r"Ethernet-BP\d+")
 def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
     ports: dict[str, PortCounters] = {}
     warnings: list[str] = []
-    seen: dict[tuple[str, str, int], int] = {}
     conflicts: set[str] = set()
     backplane: set[str] = set()
     unknown: set[str] = set()
+    #: port name -> -1 no port, 0 a front-panel port, 1 a backplane port
+    port_kind: dict[str, int] = {}
 
+    # every value read is kept in its port's counters (a port's priority counter or gauge holds the last value
+    # read for it): the value already there is the one seen before
     def put(name: str, kind: str, counter: str, p: int, v: int) -> None:
         """One value; the same port, counter and priority twice with two values is a conflict."""
         if p > 7:
@@ -108,11 +111,10 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
         if BACKPLANE.fullmatch(name):
             backplane.add(name)
             return
-        key = (name, counter, p)
-        if key in seen and seen[key] != v:
-            conflicts.add(name)
-        seen[key] = v
         pc = ports.setdefault(name, PortCounters())
+        old = (pc.gauges if kind == "gauge" else pc.prio).get(counter, {}).get(p)
+        if old is not None and old != v:
+            conflicts.add(name)
         if kind == "gauge":
             pc.set_gauge(counter, p, v)
         else:
@@ -125,65 +127,91 @@ def parse(outputs: dict[str, str]) -> tuple[dict[str, PortCounters], list[str]]:
                 continue
             if cmd not in _KNOWN:
                 continue
-            rws, problems = tables(text)
+            blocks, problems = table_blocks(text, strip=False)  # the cells read are stripped here
             warnings += [f"{cmd}: {x}" for x in problems]
-            if not rws:
+            if not any(rows for _head, rows in blocks):
                 if text.strip() and cmd != PFCWD and not problems:  # pfcwd lists a queue only after a storm
                     warnings.append(f"{cmd}: no table found")
                 continue
             known = _KNOWN[cmd]
-            head: Any = None
-            for r in rws:
-                if r.keys() != head:  # the rows of one table share its header: its names are looked at once
-                    head = r.keys()
-                    unknown.update(f"{cmd}: {c}" for c in r if c not in known)
+            names: set[str] | None = None
+            # the priority columns of the current header: (column, priority 0-7); others are never read
+            pcols: list[tuple[str, int]] = []
+            into = "gauges" if cmd == WATERMARK else "prio"
+            for head, rows in blocks:
+                if not rows:
+                    continue
+                # a row is dict(zip(head, cells)): a name's value is its last column's
+                at = {c: k for k, c in enumerate(head)}
+                if at.keys() != names:  # tables with the same names share them: they are looked at once
+                    names = set(at)
+                    unknown.update(f"{cmd}: {c}" for c in at if c not in known)
+                    prefix = "PFC" if cmd == PFC else ("PG", "UC")
+                    pcols = [(c, p) for c in dict.fromkeys(head) if c.startswith(prefix)
+                             and (p := priority_of(c)) is not None and p <= 7]
+                if cmd in (FEC, STATUS, PFCWD):
+                    row_of = _fec_row if cmd == FEC else _status_row if cmd == STATUS else None
+                    for cells in rows:
+                        r = dict(zip(head, map(str.strip, cells), strict=True))
+                        if row_of is None:
+                            _wd_row(r, put, ports, backplane)
+                        else:
+                            row_of(r, ports, backplane)
+                    continue
                 if cmd == PFC:
-                    name = r.get("Port Rx") or r.get("Port Tx") or ""
-                    counter = "pfc_rx" if "Port Rx" in r else "pfc_tx"
-                    cols = [(c, v) for c, v in r.items() if c.startswith("PFC")]
+                    rx, tx = at.get("Port Rx"), at.get("Port Tx")
+                    counter = "pfc_rx" if rx is not None else "pfc_tx"
                 elif cmd in (QUEUES, WRED):
-                    name, q = r.get("Port", ""), r.get("TxQ", "")
-                    key, counter = (
-                        ("Drop/pkts", "queue_drops") if cmd == QUEUES else ("EcnMarked/pkts", "ecn_marked")
-                    )
-                    cols = [(q, r.get(key, ""))] if q.startswith("UC") else []
-                elif cmd == FEC:
-                    _fec_row(r, ports, backplane)
-                    continue
-                elif cmd == STATUS:
-                    _status_row(r, ports, backplane)
-                    continue
-                elif cmd in (PG_DROP, WATERMARK):
-                    name = r.get("Port", "")
+                    at_port, at_q = at.get("Port"), at.get("TxQ")
+                    at_v = at.get("Drop/pkts" if cmd == QUEUES else "EcnMarked/pkts")
+                    counter = "queue_drops" if cmd == QUEUES else "ecn_marked"
+                else:  # PG_DROP, WATERMARK
+                    at_port = at.get("Port")
                     counter = "pg_drops" if cmd == PG_DROP else "queue_watermark_bytes"
-                    cols = [(c, v) for c, v in r.items() if c.startswith(("PG", "UC"))]
-                else:
-                    _wd_row(r, put, ports, backplane)
-                    continue
-                if not _PORT.fullmatch(name):
-                    continue
-                # put() inlined for the rows' many values (the same checks, in the same order)
-                pc = None
-                into = "gauges" if cmd == WATERMARK else "prio"
-                bp = BACKPLANE.fullmatch(name) is not None
-                for col, val in cols:
-                    p, v = priority_of(col), to_int(val)
-                    if p is None or v is None or p > 7:
+                by_at = [(p, at[c]) for c, p in pcols]
+                for cells in rows:
+                    cols: list[tuple[int, str]]
+                    if cmd == PFC:
+                        name = (None if rx is None else cells[rx].strip()) or (
+                            None if tx is None else cells[tx].strip()) or ""
+                        cols = [(p, cells[k]) for p, k in by_at]
+                    elif cmd in (QUEUES, WRED):
+                        name = "" if at_port is None else cells[at_port].strip()
+                        q = "" if at_q is None else cells[at_q].strip()
+                        p = priority_of(q) if q.startswith("UC") else None
+                        cols = [(p, "" if at_v is None else cells[at_v])] if p is not None and p <= 7 else []
+                    else:
+                        name = "" if at_port is None else cells[at_port].strip()
+                        cols = [(p, cells[k]) for p, k in by_at]
+                    # a port's rows follow each other: its name is matched once
+                    bp = port_kind.get(name)
+                    if bp is None:
+                        bp = port_kind[name] = (
+                            -1 if not _PORT.fullmatch(name) else int(BACKPLANE.fullmatch(name) is not None)
+                        )
+                    if bp < 0:
                         continue
-                    if bp:
-                        backplane.add(name)
-                        break
-                    k = (name, counter, p)
-                    old = seen.get(k)
-                    if old is not None and old != v:
-                        conflicts.add(name)
-                    seen[k] = v
-                    if pc is None:
-                        pc = ports.get(name)
-                        if pc is None:
-                            pc = ports[name] = PortCounters()
-                    # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
-                    getattr(pc, into).setdefault(counter, {})[p] = v
+                    # put() inlined for the rows' many values (the same checks, in the same order)
+                    got: dict[int, int] | None = None
+                    for p, val in cols:
+                        # to_int() of a table cell: digits, with or without thousands separators
+                        digits = val.strip().replace(",", "")
+                        if len(digits) > 20 or not digits.isdigit():
+                            continue
+                        v = int(digits)
+                        if bp:
+                            backplane.add(name)
+                            break
+                        if got is None:
+                            pc = ports.get(name)
+                            if pc is None:
+                                pc = ports[name] = PortCounters()
+                            # set_prio / set_gauge: the counter is one of theirs, p is 0-7 and v a count
+                            got = getattr(pc, into).setdefault(counter, {})
+                        old = got.get(p)
+                        if old is not None and old != v:
+                            conflicts.add(name)
+                        got[p] = v
     except Exception as e:  # noqa: BLE001 - a parser never raises
         warnings.append(f"unexpected {type(e).__name__} while reading counters")
     for name in sorted(conflicts):
