@@ -13,6 +13,7 @@ duplicate keys, more than one document - is a :class:`Unsupported` (the caller w
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import yaml
@@ -44,15 +45,18 @@ def _refused(_tag: str) -> Exception:
     return _MergeKey()
 
 
-#: the plain scalars' resolver and constructor, made once (ruamel's YAML() and its plug-in search cost as much
-#: as reading a small document); its memo holds the values of scalar texts, whatever document they are in
-_SCALARS: list[PlainScalars] = []
+#: the plain scalars' resolver and constructor, made once per thread (ruamel's YAML() and its plug-in search
+#: cost as much as reading a small document; a live audit reads devices on several threads, and ruamel's
+#: constructor keeps state while it constructs); its memo holds the values of scalar texts, whatever document
+#: they are in
+_LOCAL = threading.local()
 
 
 def _scalars() -> PlainScalars:
-    if not _SCALARS:
-        _SCALARS.append(PlainScalars(_accept, _refused))
-    return _SCALARS[0]
+    scalars = getattr(_LOCAL, "scalars", None)
+    if scalars is None:
+        scalars = _LOCAL.scalars = PlainScalars(_accept, _refused)
+    return scalars
 
 
 def load(text: str, lines: list[str], node_cls: type, leaf_cls: type, max_nodes: int) -> Any:
