@@ -11,7 +11,7 @@ copies and a few hundred.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from roceconf import platforms
@@ -285,16 +285,20 @@ def desired_states(fab: Fabric, only: str | None = None) -> dict[str, DeviceStat
     return {name: state for name, (state, _) in _desired_shapes(fab, only).items()}
 
 
+def _shaped(fab: Fabric, only: str | None) -> Iterator[tuple[str, DeviceSpec, tuple]]:
+    """(name, device, its `shape` key) of every device (of ``only``), natural order."""
+    ports: dict[int, tuple] = {}
+    for name in sorted(fab.devices, key=natural_key):
+        if only is None or name == only:
+            dev = fab.devices[name]
+            yield name, dev, shape(dev, ports)
+
+
 def _desired_shapes(fab: Fabric, only: str | None) -> dict[str, tuple[DeviceState, tuple]]:
     """`desired_states` with each device's `shape` key."""
     out: dict[str, tuple[DeviceState, tuple]] = {}
     shapes: dict[tuple, DeviceState] = {}  # the fabric holds the keyed objects for the whole loop
-    ports: dict[int, tuple] = {}
-    for name in sorted(fab.devices, key=natural_key):
-        if only is not None and name != only:
-            continue
-        dev = fab.devices[name]
-        key = shape(dev, ports)
+    for name, dev, key in _shaped(fab, only):
         if key in shapes:
             out[name] = (_renamed(shapes[key], name), key)
         else:
@@ -386,12 +390,7 @@ def expressible_states(fab: Fabric, only: str | None = None) -> dict[str, Device
     check has read it back already (``Fabric.readbacks``)."""
     out: dict[str, DeviceState] = {}
     shapes: dict[tuple, DeviceState] = {}  # the fabric holds the keyed objects for the whole loop
-    ports: dict[int, tuple] = {}
-    for name in sorted(fab.devices, key=natural_key):
-        if only is not None and name != only:
-            continue
-        dev = fab.devices[name]
-        key = shape(dev, ports)
+    for name, dev, key in _shaped(fab, only):
         if key not in shapes:
             groups = port_groups(dev)
             if groups is None:
