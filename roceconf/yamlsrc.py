@@ -281,12 +281,16 @@ class PlainScalars:
         tag = str(self._resolver.resolve(ScalarNode, value, (True, False)))
         if not self._accept(tag):
             raise self._refused(tag)
+        con = self._constructor
         try:
-            out = self._constructor.construct_object(ScalarNode(tag, value), deep=True)
+            out = con.construct_object(ScalarNode(tag, value), deep=True)
         except Exception:  # noqa: BLE001 - whatever ruamel would say about it, it says on its own path
             if not self._wrap:
                 raise
             raise self._refused(tag) from None
+        finally:  # each node is new: nothing to keep (an instance may serve many documents)
+            con.constructed_objects.clear()
+            con.recursive_objects.clear()
         if len(self._memo) < self._limit:
             self._memo[value] = out
         return out
@@ -299,6 +303,9 @@ def _plain_value(node: Any) -> Any:
     if isinstance(node, bool | int | float) or node is None:
         return node if not isinstance(node, float) else float(node)
     return str(node)
+
+
+_MISSING = object()
 
 
 def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
@@ -316,9 +323,11 @@ def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
     stack: list[list[Any]] = []
     root: Any = None
     done = False
+    plains: dict[str, Any] = {}  # a plain value's text -> its value
     try:
-        events = libyaml.parse(text, Loader=libyaml.CSafeLoader)
-        for ev in events:
+        loader = libyaml.CSafeLoader(text)
+        next_event = loader.get_event  # what libyaml.parse yields, without its generator
+        while (ev := next_event()) is not None:
             kind = type(ev)
             if kind is libyaml.ScalarEvent:
                 if ev.anchor is not None or ev.tag is not None:
@@ -345,7 +354,13 @@ def _fast_load(text: str, file: str) -> tuple[Any, Positions]:
                     kpath = top[1] + (key,)
                     keys[kpath] = (mark.line + 1, mark.column + 1)
                     continue
-                value = _plain_value(scalars.plain(ev.value)) if plain else ev.value
+                if plain:
+                    text_value = ev.value
+                    value = plains.get(text_value, _MISSING)
+                    if value is _MISSING:
+                        value = plains[text_value] = _plain_value(scalars.plain(text_value))
+                else:
+                    value = ev.value
                 if top[2]:
                     vpath = top[1] + (top[3],)
                     top[0][top[3]] = value

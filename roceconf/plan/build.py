@@ -186,9 +186,9 @@ Raw = tuple[tuple, str | None, Any, Any]
 def _raw_diff(a: Flat, b: Flat) -> list[Raw]:
     (adev, aports), (bdev, bports) = a, b
     out: list[Raw] = []
-    for k in sorted(set(adev) | set(bdev), key=repr):
-        if adev.get(k) != bdev.get(k):
-            out.append((k, None, adev.get(k), bdev.get(k)))
+    # the keys whose values differ, in repr order (sorting only those gives the same order)
+    for k in sorted([k for k in set(adev) | set(bdev) if adev.get(k) != bdev.get(k)], key=repr):
+        out.append((k, None, adev.get(k), bdev.get(k)))
     for p in sorted(set(aports) | set(bports), key=natural_key):
         if p not in bports:
             out.append((("port_removed",), p, aports[p].get(("pfc",), (None, None))[1], None))
@@ -196,9 +196,8 @@ def _raw_diff(a: Flat, b: Flat) -> list[Raw]:
             out.append((("port_added",), p, None, bports[p].get(("pfc",), (None, None))[1]))
         else:
             ap, bp = aports[p], bports[p]
-            for k in sorted(set(ap) | set(bp), key=repr):
-                if ap.get(k) != bp.get(k):
-                    out.append((k, p, ap.get(k), bp.get(k)))
+            for k in sorted([k for k in set(ap) | set(bp) if ap.get(k) != bp.get(k)], key=repr):
+                out.append((k, p, ap.get(k), bp.get(k)))
     return out
 
 

@@ -13,6 +13,7 @@ duplicate keys, more than one document - is a :class:`Unsupported` (the caller w
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import yaml
@@ -36,11 +37,33 @@ class _MergeKey(Exception):
 _MERGE = "tag:yaml.org,2002:merge"
 
 
+def _accept(tag: str) -> bool:
+    return tag != _MERGE
+
+
+def _refused(_tag: str) -> Exception:
+    return _MergeKey()
+
+
+#: the plain scalars' resolver and constructor, made once per thread (ruamel's YAML() and its plug-in search
+#: cost as much as reading a small document; a live audit reads devices on several threads, and ruamel's
+#: constructor keeps state while it constructs); its memo holds the values of scalar texts, whatever document
+#: they are in
+_LOCAL = threading.local()
+
+
+def _scalars() -> PlainScalars:
+    scalars = getattr(_LOCAL, "scalars", None)
+    if scalars is None:
+        scalars = _LOCAL.scalars = PlainScalars(_accept, _refused)
+    return scalars
+
+
 def load(text: str, lines: list[str], node_cls: type, leaf_cls: type, max_nodes: int) -> Any:
     """The Node/Leaf tree of ``text`` (lines 1-based, as the ruamel path gives them); yaml.YAMLError on text
     libyaml cannot parse, :class:`Unsupported` on what this path does not evaluate, ValueError over
     ``max_nodes`` nodes or :data:`MAX_DEPTH` levels."""
-    scalars = PlainScalars(lambda tag: tag != _MERGE, lambda _tag: _MergeKey())
+    scalars = _scalars()
     budget = max_nodes
 
     def text_at(line: int | None) -> str:

@@ -22,8 +22,8 @@ from roceconf.platforms.sonic.syntax import (
     _collect,
     _Entry,
     _int,
-    _Reader,
     _ref,
+    read_documents,
 )
 from roceconf.state import DeviceState, Ecn, Interface, Pfc, Sched
 from roceconf.units import expand_ints
@@ -46,6 +46,11 @@ class _Parser:
 
     # ---- helpers
     def at(self, path: str, *lines: int | None) -> None:
+        if len(lines) == 1:  # the common call: what the general case below gives for one line
+            n = lines[0]
+            if n:
+                self.st.at(path, [n], self.src_lines[n - 1].strip() if 0 < n <= len(self.src_lines) else "")
+            return
         ls = sorted({n for n in lines if n})
         if ls:
             n = next(x for x in lines if x)  # the text shown is the first line given (the binding)
@@ -103,10 +108,9 @@ class _Parser:
 
     # ---- entry point
     def run(self) -> DeviceState:
-        reader = _Reader(self.text)
-        docs = reader.documents()
+        docs, issues = read_documents(self.text)
         syntax = 0
-        for line, msg, code in reader.issues:
+        for line, msg, code in issues:
             if code == "SYNTAX":
                 syntax += 1
                 if syntax > 10:
@@ -587,6 +591,8 @@ class _Parser:
                 continue
             for ent in tbl.values():
                 for f, v in ent.fields.items():
+                    if not f.endswith(_MAP_FIELD_NAMES):
+                        continue
                     for mf, mtable in MAP_FIELDS.items():
                         if f.endswith(mf):
                             name, _ = _ref(v)
@@ -605,6 +611,9 @@ class _Parser:
                 continue
             first = min((e.line for e in tbl.values()), default=None)
             self.warn(f"table {tname} is not interpreted by roceconf", first)
+
+
+_MAP_FIELD_NAMES = tuple(MAP_FIELDS)
 
 
 def parse(text: str) -> DeviceState:

@@ -255,7 +255,55 @@ def f_switch_hash(s: DeviceState) -> Tables:
 
 def f_config_db_json(tables: dict[str, Tables]) -> str:
     """Drop empty tables; pretty-print with sorted keys (what ``config load`` reads)."""
-    return json.dumps({t: e for t, e in tables.items() if e}, indent=4, sort_keys=True)
+    doc = {t: e for t, e in tables.items() if e}
+    try:
+        return _dumps4(doc, "\n")
+    except _NotPlain:  # a value the writer below does not know: the standard (pure-Python) encoder
+        return json.dumps(doc, indent=4, sort_keys=True)
+
+
+class _NotPlain(Exception):
+    pass
+
+
+_STR = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
+
+def _dumps4(v: Any, nl: str) -> str:
+    """``json.dumps(v, indent=4, sort_keys=True)`` for objects with string keys, lists, strings, ints, booleans
+    and None (raises _NotPlain for anything else): the same text, without the encoder's generator per value
+    (``indent`` makes ``json`` use its pure-Python encoder)."""
+    if type(v) is str:
+        return _STR(v)
+    if type(v) is dict:
+        if not v:
+            return "{}"
+        inner = nl + "    "
+        sep = "," + inner
+        for k in v:
+            if type(k) is not str:
+                raise _NotPlain
+        return (
+            "{"
+            + inner
+            + sep.join(_STR(k) + ": " + (_STR(x) if type(x) is str else _dumps4(x, inner)) for k, x in sorted(v.items()))
+            + nl
+            + "}"
+        )
+    if type(v) is list:
+        if not v:
+            return "[]"
+        inner = nl + "    "
+        return "[" + inner + ("," + inner).join(_dumps4(x, inner) for x in v) + nl + "]"
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if type(v) is int:
+        return int.__repr__(v)
+    raise _NotPlain
 
 
 FILTERS = {

@@ -237,6 +237,99 @@ class _Reader:
         return out
 
 
+def read_documents(text: str) -> tuple[list[_Obj], list[tuple[int, str, str]]]:
+    """The documents and problems (line, message, code) :class:`_Reader` finds in ``text``. Strict JSON of one
+    object without duplicate keys (what ``config_db.json`` and the render are) is read by ``json`` and its
+    lines found by one scan; anything else by the reader."""
+    docs = _strict_documents(text)
+    if docs is not None:
+        return docs, []
+    reader = _Reader(text)
+    return reader.documents(), reader.issues
+
+
+class _NotStrict(Exception):
+    pass
+
+
+#: a string (group 1: followed by ':', a key) or an object's opening brace (group 2), outside strings
+_SCAN = re.compile(r'"(?:[^"\\]|\\.)*"(?:[ \t\n\r]*(:))?|(\{)')
+_WORDS = {True: "true", False: "false", None: "null"}
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Obj:
+    items = dict(pairs)
+    if len(items) != len(pairs):  # a duplicate key: the reader says so
+        raise _NotStrict
+    return _Obj(items)
+
+
+def _strict_documents(text: str) -> list[_Obj] | None:
+    """:meth:`_Reader.documents` of strict JSON (one object, no duplicate keys, not nested near the reader's
+    limit), or None. Numbers and words keep their text, as the reader keeps them."""
+    try:
+        root = json.loads(text, object_pairs_hook=_pairs, parse_int=str, parse_float=str, parse_constant=str)
+    except (ValueError, RecursionError, _NotStrict):
+        return None
+    if not isinstance(root, _Obj):
+        return None
+    marks: list[tuple[bool, int]] = []  # (a key, line) of each key and opening brace, in document order
+    line, last = 1, 0
+    for m in _SCAN.finditer(text):
+        if m.lastindex is None:  # a string value
+            continue
+        pos = m.start()
+        line += text.count("\n", last, pos)
+        last = pos
+        marks.append((m.lastindex == 1, line))
+    it = iter(marks)
+    try:
+        _place(root, it, 1)
+    except (_NotStrict, StopIteration):
+        return None
+    if next(it, None) is not None:
+        return None
+    return [root]
+
+
+def _place(obj: _Obj, it: Any, depth: int) -> None:
+    if depth > _Reader.MAX_DEPTH - 8:
+        raise _NotStrict
+    is_key, obj.line = next(it)
+    if is_key:
+        raise _NotStrict
+    items, lines = obj.items, obj.lines
+    for k, v in items.items():
+        is_key, lines[k] = next(it)
+        if not is_key:
+            raise _NotStrict
+        if type(v) is str:
+            continue
+        if isinstance(v, _Obj):
+            _place(v, it, depth + 1)
+        elif isinstance(v, list):
+            items[k] = _place_list(v, it, depth + 1)
+        else:
+            items[k] = _WORDS[v]
+
+
+def _place_list(values: list[Any], it: Any, depth: int) -> list[Any]:
+    if depth > _Reader.MAX_DEPTH - 8:
+        raise _NotStrict
+    out: list[Any] = []
+    for v in values:
+        if type(v) is str:
+            out.append(v)
+        elif isinstance(v, _Obj):
+            _place(v, it, depth + 1)
+            out.append(v)
+        elif isinstance(v, list):
+            out.append(_place_list(v, it, depth + 1))
+        else:
+            out.append(_WORDS[v])
+    return out
+
+
 # --------------------------------------------------------------------------- CONFIG_DB view
 
 
